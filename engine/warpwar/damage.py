@@ -1,0 +1,89 @@
+"""Taking effective hits in a ship's attributes (rules VI, "Recording ship damage from combat").
+
+"The remaining hits ("effective" hits) are taken somewhere in the target's attributes. ... The
+player owning a ship decides where the hits are to be taken." The owner decides in advance with
+a damage priority, read like this:
+
+* Hits go to the attributes in the order listed, each attribute taking hits until it is gone.
+* An attribute listed again further down takes only ONE hit at each earlier place and fills at
+  its last place, so exact placements can be written: ``PD S SH PD S SH`` puts one hit each in
+  PD, S and SH (the rules' W4 example took exactly that), then fills PD, then S, then SH.
+* Attributes not listed come after the list, in ``DEFAULT_DAMAGE_PRIORITY`` order, so every
+  hit is taken while anything is left.
+
+What one hit removes: 1 point of PD, B, S, T, C, E or SR; 1 point of Armor ("One point of Armor
+will absorb one point of damage"); 3 Missiles and 6 Shells ("if a ship has 6 or more Shells, a
+hit in Shells must take out 6 ... The same is true for Missiles, except that 1 hit of damage will
+destroy 3 Missiles"; fewer left than that can still take a hit); one Hold "AND 10 cargo BP, or
+fraction thereof", empty Holds first (the owner "may choose to damage empty Holds before
+BP-carrying Holds", and always would). Warp Generators and Repair Bays never take damage.
+
+A Systemship Rack holding a Systemship is damaged only when no empty rack is left. When that
+happens the Systemship is not destroyed: the carrier drops it at the star (see ``unracked``).
+One hit is one BP of damage; taking a whole Systemship with a 1-BP rack would not be.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from engine.warpwar.components import HITS_TO_DESTROY_ONE, HOLD_CAPACITY, Attr, Attributes
+from engine.warpwar.orders import DEFAULT_DAMAGE_PRIORITY
+from engine.warpwar.ships import Ship
+
+
+@dataclass(frozen=True)
+class DamageResult:
+    """What a ship lost to one round's effective hits."""
+
+    losses: Attributes
+    cargo_lost: int = 0
+
+
+@dataclass(frozen=True)
+class Placement:
+    """One place in the damage priority: ``single`` takes one hit, otherwise it fills."""
+
+    attr: Attr
+    single: bool
+
+
+def placements(priority: Sequence[Attr]) -> tuple[Placement, ...]:
+    """The damage priority as places to put hits, completed with the unlisted attributes."""
+    listed = list(priority)
+    places = [Placement(attr, attr in listed[i + 1 :]) for i, attr in enumerate(listed)]
+    places += [Placement(attr, False) for attr in DEFAULT_DAMAGE_PRIORITY if attr not in listed]
+    return tuple(places)
+
+
+def apply_hits(ship: Ship, hits: int, priority: Sequence[Attr]) -> DamageResult:
+    """Take ``hits`` effective hits in ``ship``'s attributes, following ``priority``.
+
+    Hits beyond what the ship has left are lost with it: a ship whose attributes are all 0 is
+    destroyed ("When all of a ship's attributes are reduced to 0, the ship is destroyed")."""
+    before = ship.current
+    cargo_before = ship.cargo
+    left = max(0, hits)
+    for place in placements(priority):
+        while left > 0 and ship.current.get(place.attr) > 0:
+            _take_one_hit(ship, place.attr)
+            left -= 1
+            if place.single:
+                break
+    losses = Attributes(**{a.value: before.get(a) - ship.current.get(a) for a in Attr})
+    return DamageResult(losses=losses, cargo_lost=cargo_before - ship.cargo)
+
+
+def _take_one_hit(ship: Ship, attr: Attr) -> None:
+    now = ship.current.get(attr)
+    ship.current = ship.current.replace(**{attr.value: now - min(now, HITS_TO_DESTROY_ONE[attr])})
+    if attr is Attr.H:
+        # Empty Holds go first, so cargo is lost only once it no longer fits in what is left.
+        ship.cargo = min(ship.cargo, ship.current.H * HOLD_CAPACITY)
+
+
+def unracked(ship: Ship) -> list[str]:
+    """Carried Systemships left without a rack after damage (racks carrying nothing were lost
+    first): the last ones loaded, which the carrier drops at the star."""
+    return ship.carrying[ship.current.SR :]

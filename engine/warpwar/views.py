@@ -1,0 +1,128 @@
+"""A player's view of the game: built up from what the player is entitled to, never by
+deleting secrets from the whole state.
+
+Own ships, Bases and stockpiles come from records the player owns; everything about other
+players comes from the player's ``Knowledge`` (sightings, Bases seen, owners seen), whose
+types carry no attributes, BP or orders of other players at all.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict
+
+from engine.warpwar.events import AnyEvent
+from engine.warpwar.ships import Ship, tech_level_for_turn
+from engine.warpwar.state import Base, GameState, Scenario, Sighting, Stage, Visibility
+
+
+class StarView(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    hex: str
+    name: str
+    value: int
+    owner: str | None
+    base_owner: str | None
+
+
+class PlayerSummary(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    name: str
+    eliminated: bool
+
+
+class CombatView(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    star: str
+    round: int
+    own_ships: tuple[str, ...]
+    enemy_ships: tuple[str, ...]
+
+
+class PlayerView(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    game_id: str
+    player: str
+    turn: int
+    active_player: str
+    stage: Stage
+    scenario: Scenario
+    visibility: Visibility
+    tech_level: int
+    map_name: str
+    hexes: tuple[str, ...]
+    stars: tuple[StarView, ...]
+    warplines: tuple[tuple[str, str], ...]
+    players: tuple[PlayerSummary, ...]
+    own_ships: tuple[Ship, ...]
+    own_bases: tuple[Base, ...]
+    star_pools: dict[str, int]
+    enemy_ships: tuple[Sighting, ...]
+    combats: tuple[CombatView, ...]
+    winners: tuple[str, ...]
+
+    def ship(self, name: str) -> Ship | None:
+        return next((s for s in self.own_ships if s.name == name), None)
+
+
+def player_view(state: GameState, player: str) -> PlayerView:
+    known = state.knowledge[player]
+    own_ships = tuple(state.own_ships(player))
+    own_bases = tuple(sorted((b for b in state.bases.values() if b.owner == player), key=lambda b: b.star))
+    own_hexes = {s.location for s in own_ships} | {b.star for b in own_bases}
+    return PlayerView(
+        game_id=state.config.game_id,
+        player=player,
+        turn=state.turn,
+        active_player=state.active_player.id,
+        stage=state.stage,
+        scenario=state.config.scenario,
+        visibility=state.config.visibility,
+        tech_level=0 if state.config.scenario is Scenario.BASIC else tech_level_for_turn(state.turn),
+        map_name=state.map.name,
+        hexes=state.map.hexes,
+        stars=tuple(_star_view(state, star, player) for star in known.stars),
+        warplines=tuple((w.a, w.b) for w in state.map.warplines if w.a in known.stars or w.b in known.stars),
+        players=tuple(PlayerSummary(id=p.id, name=p.name, eliminated=p.eliminated) for p in state.players),
+        own_ships=own_ships,
+        own_bases=own_bases,
+        star_pools=(
+            {h: bp for h, bp in sorted(state.star_pools.items()) if h in own_hexes}
+            if state.active_player.id == player
+            else {}
+        ),
+        enemy_ships=tuple(known.sightings[uid] for uid in sorted(known.sightings)),
+        combats=tuple(
+            _combat_view(state, player, c.star, c.round) for c in state.combats if c.star in own_hexes
+        ),
+        winners=tuple(state.winners),
+    )
+
+
+def _star_view(state: GameState, hex_: str, player: str) -> StarView:
+    star = state.map.star_at[hex_]
+    known = state.knowledge[player]
+    own_base = state.bases.get(hex_)
+    base_owner = player if own_base is not None and own_base.owner == player else known.bases.get(hex_)
+    return StarView(
+        hex=hex_, name=star.name, value=star.value, owner=known.owners.get(hex_), base_owner=base_owner
+    )
+
+
+def _combat_view(state: GameState, player: str, star: str, round_: int) -> CombatView:
+    known = state.knowledge[player]
+    return CombatView(
+        star=star,
+        round=round_,
+        own_ships=tuple(s.uid for s in state.own_ships(player) if s.location == star),
+        enemy_ships=tuple(uid for uid in sorted(known.sightings) if known.sightings[uid].hex == star),
+    )
+
+
+def events_for(events: list[AnyEvent], player: str) -> list[AnyEvent]:
+    """The events a player is entitled to see, in order."""
+    return [e for e in events if player in e.visible_to]

@@ -1,0 +1,116 @@
+"""A player's view never contains a fact the player may not know.
+
+Tested as non-interference: change any secret of another player (attributes, damage, cargo,
+stockpiles, standing orders; in blind games also where unseen ships are) and the view must not
+change by a single byte.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.warpwar import robot
+from engine.warpwar.components import Attr
+from engine.warpwar.game import Setup, WarpWar
+from engine.warpwar.orders import CombatOrder, Tactic
+from engine.warpwar.state import GameConfig, GameState, PlayerSpec, Scenario, Stage, Visibility
+from engine.warpwar.views import player_view
+
+PLAYERS = (PlayerSpec(id="Red", name="Red"), PlayerSpec(id="Blue", name="Blue"))
+
+
+@cache
+def snapshots(visibility: Visibility) -> tuple[GameState, ...]:
+    """States of a robot game at every player-turn until it ends (or 40 player-turns)."""
+    config = GameConfig(game_id="v", scenario=Scenario.ADVANCED, visibility=visibility, players=PLAYERS)
+    state = WarpWar().new_game(Setup(config=config), 11).state
+    states = [state]
+    while state.stage is not Stage.OVER and len(states) < 40:
+        state = robot.play_turn(state).state
+        states.append(state)
+    return tuple(states)
+
+
+def perturb_secrets(state: GameState, viewer: str, seed: int) -> GameState:
+    """A copy of ``state`` in which everything ``viewer`` may not know is different."""
+    changed = state.clone()
+    for ship in changed.ships.values():
+        if ship.owner == viewer:
+            continue
+        attrs = [a for a in Attr if ship.built.get(a) > 0]
+        attr = attrs[seed % len(attrs)]
+        ship.current = ship.current.replace(
+            **{attr.value: (ship.current.get(attr) + seed) % (ship.built.get(attr) + 1)}
+        )
+        if ship.current.total() == 0:
+            ship.current = ship.built
+        ship.cargo = min(ship.hold_capacity, seed % 7)
+        ship.damage_priority = tuple(reversed(ship.damage_priority))
+        ship.standing_order = CombatOrder(tactic=Tactic.DODGE, drive=seed % 3)
+    for base in changed.bases.values():
+        if base.owner != viewer:
+            base.stockpile = (base.stockpile + seed) % 97
+    return changed
+
+
+def hide_unseen_moves(state: GameState, viewer: str) -> GameState:
+    """In a blind game, move each enemy ship the viewer cannot see to another unseen hex."""
+    changed = state.clone()
+    watched = {s.location for s in changed.ships.values() if s.owner == viewer} | {
+        b.star for b in changed.bases.values() if b.owner == viewer
+    }
+    seen_before = {s.hex for s in changed.knowledge[viewer].sightings.values()}
+    hidden = [
+        h
+        for h in changed.map.hexes
+        if h not in watched and h not in seen_before and not changed.map.is_star(h)
+    ]
+    for ship in sorted(changed.ships.values(), key=lambda s: s.uid):
+        if (
+            ship.owner != viewer
+            and ship.location not in watched
+            and ship.carried_by is None
+            and ship.warp_generator
+        ):
+            if ship.location in seen_before:
+                continue
+            destination = hidden[sum(map(ord, ship.uid)) % len(hidden)]
+            for uid in (ship.uid, *ship.carrying):
+                changed.ships[uid].location = destination
+    return changed
+
+
+@settings(max_examples=40, deadline=None)
+@given(index=st.integers(0, 39), viewer=st.sampled_from(["Red", "Blue"]), seed=st.integers(1, 1000))
+def test_open_game_view_ignores_every_secret_of_other_players(index: int, viewer: str, seed: int) -> None:
+    states = snapshots(Visibility.OPEN)
+    state = states[index % len(states)]
+    assert player_view(perturb_secrets(state, viewer, seed), viewer) == player_view(state, viewer)
+
+
+@settings(max_examples=40, deadline=None)
+@given(index=st.integers(0, 39), viewer=st.sampled_from(["Red", "Blue"]), seed=st.integers(1, 1000))
+def test_blind_game_view_ignores_secrets_and_unseen_movements(index: int, viewer: str, seed: int) -> None:
+    states = snapshots(Visibility.BLIND)
+    state = states[index % len(states)]
+    changed = hide_unseen_moves(perturb_secrets(state, viewer, seed), viewer)
+    assert player_view(changed, viewer) == player_view(state, viewer)
+
+
+def test_a_view_holds_only_the_viewers_own_ships_in_full() -> None:
+    for state in snapshots(Visibility.BLIND):
+        for viewer in ("Red", "Blue"):
+            view = player_view(state, viewer)
+            assert all(ship.owner == viewer for ship in view.own_ships)
+            assert all(base.owner == viewer for base in view.own_bases)
+            assert all(sighting.owner != viewer for sighting in view.enemy_ships)
+
+
+def test_blind_players_see_enemies_only_where_they_have_been() -> None:
+    states = snapshots(Visibility.BLIND)
+    opening = player_view(states[1], "Blue")
+    assert opening.enemy_ships == ()
+    assert any(player_view(s, "Red").enemy_ships for s in states)
