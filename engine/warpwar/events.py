@@ -21,10 +21,7 @@ class Event(BaseModel):
     visible_to: tuple[str, ...] = Field(
         description="Players entitled to see this event, sorted; empty for the referee's record only"
     )
-    redacted: bool = Field(
-        False,
-        description="A copy with secrets blanked for players not entitled to them; the full event is the one not redacted",
-    )
+    redacted: bool = Field(False, description="A copy with secrets blanked for players not entitled to them")
 
 
 class PlayerTurnBegan(Event):

@@ -49,7 +49,7 @@ def play_turn(state: GameState) -> Outcome:
     """The active player's whole player-turn with robots commanding every side, each from its
     own view (self-play: demos, soak tests, benchmarks)."""
     player = state.active_player.id
-    orders = turn_orders(player_view(state, player), _stream(state, player))
+    orders = turn_orders(player_view(state, player), stream_for(state, player))
     return play_player_turn(state, orders, rounds_for)
 
 
@@ -57,12 +57,13 @@ def rounds_for(state: GameState, combat: Combat) -> list[RoundOrders]:
     """Each side's round orders at a combat, written from that side's own view."""
     sides = sorted({s.owner for s in state.ships.values() if s.location == combat.star})
     return [
-        round_orders(player_view(state, p), combat.star, combat.round, _stream(state, p, combat))
+        round_orders(player_view(state, p), combat.star, combat.round, stream_for(state, p, combat))
         for p in sides
     ]
 
 
-def _stream(state: GameState, player: str, combat: Combat | None = None) -> Rng:
+def stream_for(state: GameState, player: str, combat: Combat | None = None) -> Rng:
+    """The robot's own random stream for this player-turn (or combat round), from the game's seed."""
     where = f"/{combat.star}/{combat.round}" if combat else ""
     return Rng(state.seed).derive(f"robot/{player}/{state.turn}{where}")
 

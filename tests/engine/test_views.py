@@ -9,15 +9,25 @@ from __future__ import annotations
 
 from functools import cache
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.warpwar import robot
 from engine.warpwar.components import Attr
+from engine.warpwar.events import (
+    AnyEvent,
+    BPCollected,
+    CombatRoundResolved,
+    HoldLoaded,
+    ShipBuilt,
+    ShipRepaired,
+    ShipScrapped,
+)
 from engine.warpwar.game import Setup, WarpWar
 from engine.warpwar.orders import CombatOrder, Tactic
 from engine.warpwar.state import GameConfig, GameState, PlayerSpec, Scenario, Stage, Visibility
-from engine.warpwar.views import player_view
+from engine.warpwar.views import events_for, player_view
 
 PLAYERS = (PlayerSpec(id="Red", name="Red"), PlayerSpec(id="Blue", name="Blue"))
 
@@ -114,3 +124,53 @@ def test_blind_players_see_enemies_only_where_they_have_been() -> None:
     opening = player_view(states[1], "Blue")
     assert opening.enemy_ships == ()
     assert any(player_view(s, "Red").enemy_ships for s in states)
+
+
+@cache
+def game_events(visibility: Visibility) -> tuple[AnyEvent, ...]:
+    config = GameConfig(game_id="e", scenario=Scenario.ADVANCED, visibility=visibility, players=PLAYERS)
+    state = WarpWar().new_game(Setup(config=config), 1).state
+    events: list[AnyEvent] = []
+    while state.stage is not Stage.OVER:
+        outcome = robot.play_turn(state)
+        events += outcome.events
+        state = outcome.state
+    return tuple(events)
+
+
+def secrets_shown(event: AnyEvent, viewer: str) -> list[str]:
+    """Another player's ship record, BP, losses or damage settings in an event shown to ``viewer``."""
+    leaks: list[str] = []
+    if isinstance(event, ShipBuilt | ShipScrapped) and not event.ship.startswith(f"{viewer}."):
+        if isinstance(event, ShipBuilt) and (event.record or event.cost):
+            leaks.append(f"record of {event.ship}")
+        if isinstance(event, ShipScrapped) and event.bp:
+            leaks.append(f"scrap value of {event.ship}")
+    if isinstance(event, BPCollected | HoldLoaded | ShipRepaired) and event.visible_to != (viewer,):
+        leaks.append(f"{event.kind} shown to others")
+    if isinstance(event, CombatRoundResolved):
+        for hurt in event.damage:
+            if not hurt.ship.startswith(f"{viewer}.") and (
+                hurt.record or hurt.losses.total() or hurt.cargo_lost
+            ):
+                leaks.append(f"losses of {hurt.ship}")
+        for ship, order in event.orders.items():
+            if not ship.startswith(f"{viewer}.") and (order.damage_priority or order.ecm_policy):
+                leaks.append(f"damage settings of {ship}")
+        leaks += [f"order note of {s}" for s in event.order_notes if not s.startswith(f"{viewer}.")]
+    return leaks
+
+
+@pytest.mark.parametrize("visibility", [Visibility.OPEN, Visibility.BLIND])
+def test_events_shown_to_a_player_never_carry_another_players_secrets(visibility: Visibility) -> None:
+    events = game_events(visibility)
+    assert any(isinstance(e, CombatRoundResolved) for e in events)
+    for viewer in ("Red", "Blue"):
+        shown = events_for(list(events), viewer)
+        assert [leak for e in shown for leak in secrets_shown(e, viewer)] == []
+
+
+def test_the_referees_record_keeps_every_round_in_full() -> None:
+    full = [e for e in game_events(Visibility.OPEN) if isinstance(e, CombatRoundResolved) and not e.redacted]
+    assert full and all(e.visible_to == () for e in full)
+    assert any(d.record for e in full for d in e.damage)
