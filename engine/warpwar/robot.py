@@ -33,7 +33,7 @@ from engine.warpwar.orders import (
     TurnOrder,
     TurnOrders,
 )
-from engine.warpwar.routes import Adjacency, route
+from engine.warpwar.routes import Adjacency, distances, route
 from engine.warpwar.ships import Ship
 from engine.warpwar.state import Combat, GameState
 from engine.warpwar.turn import Outcome, play_player_turn
@@ -217,9 +217,9 @@ def _move_towards(view: PlayerView, grid: Adjacency, ship: Ship, goal: str, pace
 
 
 def _nearest(view: PlayerView, grid: Adjacency, origin: str, stars: list[str]) -> str | None:
-    if not stars:
-        return None
-    return min(stars, key=lambda s: (len(route(grid, origin, s, view.warplines)), s))
+    mp = distances(grid, origin, view.warplines)
+    reachable = [s for s in stars if s in mp]
+    return min(reachable, key=lambda s: (mp[s], s), default=None)
 
 
 def _hurt(ship: Ship) -> bool:

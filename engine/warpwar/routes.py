@@ -8,7 +8,7 @@ cheapest route. Used by robots and by order checking, never by the rules themsel
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 
 from engine.warpwar.orders import HexStep, WarplineStep
 
@@ -21,39 +21,48 @@ def route(
 ) -> list[Travel]:
     """The cheapest steps from ``start`` to ``goal`` using hex moves and the given warplines
     (ties broken by hex number so the route is always the same); [] if there is none."""
-    if start == goal:
-        return []
+    came_from: dict[str, tuple[str, bool]] = {}
+    for there, here, by_warpline in _search(adjacency, start, warplines):
+        came_from[there] = (here, by_warpline)
+        if there == goal:
+            return _unwind(came_from, start, goal)
+    return []
+
+
+def distances(adjacency: Adjacency, start: str, warplines: Iterable[tuple[str, str]] = ()) -> dict[str, int]:
+    """MP from ``start`` to every hex it can reach."""
+    mp = {start: 0}
+    for there, here, _ in _search(adjacency, start, warplines):
+        mp[there] = mp[here] + 1
+    return mp
+
+
+def _search(
+    adjacency: Adjacency, start: str, warplines: Iterable[tuple[str, str]]
+) -> Iterator[tuple[str, str, bool]]:
+    """Breadth-first: each newly reached hex with the hex it was reached from and how."""
     lines: dict[str, list[str]] = {}
     for a, b in warplines:
         lines.setdefault(a, []).append(b)
         lines.setdefault(b, []).append(a)
-    came_from: dict[str, tuple[str, Travel]] = {}
     frontier = deque([start])
     seen = {start}
     while frontier:
         here = frontier.popleft()
-        for step in _steps_from(adjacency, here, lines):
-            there = step.to
-            if there in seen:
-                continue
-            seen.add(there)
-            came_from[there] = (here, step)
-            if there == goal:
-                return _unwind(came_from, start, goal)
-            frontier.append(there)
-    return []
+        options = [(end, True) for end in sorted(lines.get(here, ()))]
+        options += [(n, False) for n in sorted(adjacency[here])]
+        for there, by_warpline in options:
+            if there not in seen:
+                seen.add(there)
+                frontier.append(there)
+                yield there, here, by_warpline
 
 
-def _steps_from(adjacency: Adjacency, here: str, lines: dict[str, list[str]]) -> list[Travel]:
-    steps: list[Travel] = [WarplineStep(to=end) for end in sorted(lines.get(here, ()))]
-    steps += [HexStep(to=n) for n in sorted(adjacency[here])]
-    return steps
-
-
-def _unwind(came_from: dict[str, tuple[str, Travel]], start: str, goal: str) -> list[Travel]:
+def _unwind(came_from: dict[str, tuple[str, bool]], start: str, goal: str) -> list[Travel]:
     steps: list[Travel] = []
     at = goal
     while at != start:
-        at, step = came_from[at]
-        steps.append(step)
+        previous, by_warpline = came_from[at]
+        steps.append(WarplineStep(to=at) if by_warpline else HexStep(to=at))
+        at = previous
     return steps[::-1]

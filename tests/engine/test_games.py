@@ -8,6 +8,7 @@ import pytest
 from engine.warpwar import robot
 from engine.warpwar.game import Setup, WarpWar
 from engine.warpwar.invariants import violations
+from engine.warpwar.mapgen import MapSpec
 from engine.warpwar.orders import OrderStatus
 from engine.warpwar.state import GameConfig, GameState, PlayerSpec, Scenario, Stage, Visibility
 from engine.warpwar.turn import Outcome
@@ -66,3 +67,35 @@ def test_processing_never_changes_the_state_it_was_given() -> None:
     before = state.model_dump_json()
     robot.play_turn(state)
     assert state.model_dump_json() == before
+
+
+@pytest.mark.parametrize(("players", "visibility"), [(3, Visibility.BLIND), (4, Visibility.OPEN)])
+def test_several_players_on_a_generated_map_play_soundly_in_turn_order(
+    players: int, visibility: Visibility
+) -> None:
+    # Given a generated map and robots for every seat
+    specs = tuple(PlayerSpec(id=f"P{i}", name=f"Player {i}") for i in range(1, players + 1))
+    config = GameConfig(
+        game_id="many", scenario=Scenario.ADVANCED, visibility=visibility, players=specs, turn_limit=25
+    )
+    state = WarpWar().new_game(Setup(config=config, map=MapSpec(name="Gen", players=players)), 21).state
+    # When it is played out, recording whose player-turn each one was
+    order: list[str] = []
+    while state.stage is not Stage.OVER:
+        order.append(state.active_player.id)
+        state, _ = play_steps(state, 1)
+    # Then the player-turns went round in the fixed order (skipping the eliminated) and someone won
+    assert order[:players] == [s.id for s in specs]
+    assert state.winners
+    alive_order = [p for p in order if p in {s.id for s in specs}]
+    assert all(a != b for a, b in zip(alive_order, alive_order[1:], strict=False))
+
+
+def play_steps(state: GameState, count: int) -> tuple[GameState, list[str]]:
+    log: list[str] = []
+    for _ in range(count):
+        outcome = robot.play_turn(state)
+        assert violations(outcome.state) == []
+        log += [e.model_dump_json() for e in outcome.events]
+        state = outcome.state
+    return state, log
