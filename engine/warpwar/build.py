@@ -590,11 +590,9 @@ class BuildEvent:
     # --- Standing settings ---
 
     def set_damage_priority(self, order: SetDamagePriority) -> str:
-        """Each attribute at most once; those not named follow in the default order."""
+        """Attributes not named follow in the default order. Naming one again spreads the hits
+        (damage.placements: ``PD S SH PD S SH`` takes one hit in each before a second in any)."""
         ship = self.own_ship(order.ship)
-        repeated = sorted({a.value for a in order.priority if order.priority.count(a) > 1})
-        if repeated:
-            raise OrderError(f"the damage priority names {', '.join(repeated)} more than once")
         rest = tuple(a for a in DEFAULT_DAMAGE_PRIORITY if a not in order.priority)
         ship.damage_priority = (*order.priority, *rest)
         return ""

@@ -65,7 +65,8 @@ class Attributes(BaseModel):
     SR: int = Field(0, ge=0)
 
     def get(self, attr: Attr) -> int:
-        value: int = getattr(self, attr.value)
+        # An Attr is the field's name itself (a StrEnum), so no look-up of .value is needed.
+        value: int = getattr(self, attr)
         return value
 
     def replace(self, **changes: int) -> Attributes:
@@ -73,7 +74,19 @@ class Attributes(BaseModel):
 
     def total(self) -> int:
         """Sum of all amounts; zero means nothing is left but the WG and R."""
-        return sum(self.get(a) for a in Attr)
+        return (
+            self.PD
+            + self.B
+            + self.S
+            + self.T
+            + self.M
+            + self.C
+            + self.SH
+            + self.E
+            + self.A
+            + self.H
+            + self.SR
+        )
 
     def items(self) -> list[tuple[Attr, int]]:
         return [(a, self.get(a)) for a in NOTATION_ORDER]

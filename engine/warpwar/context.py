@@ -22,6 +22,9 @@ class Step:
         self._at: dict[str, set[str]] = defaultdict(set)
         for ship in state.ships.values():
             self._at[ship.location].add(ship.uid)
+        # Hexes ships have entered, left, appeared in or vanished from since the players'
+        # knowledge was last refreshed: after a combat round only these need looking at again.
+        self.touched: set[str] = set()
 
     # --- who is where ---
 
@@ -53,18 +56,22 @@ class Step:
         for uid in (ship.uid, *ship.carrying):
             moving = self.state.ships[uid]
             self._at[moving.location].discard(uid)
+            self.touched.add(moving.location)
             moving.location = hex_
             self._at[hex_].add(uid)
+        self.touched.add(hex_)
 
     def add(self, ship: Ship) -> None:
         self.state.ships[ship.uid] = ship
         self._at[ship.location].add(ship.uid)
+        self.touched.add(ship.location)
 
     def remove(self, ship: Ship) -> None:
         """Take a ship out of the game (destroyed or scrapped) with everything it carries."""
         for uid in (ship.uid, *ship.carrying):
             gone = self.state.ships.pop(uid)
             self._at[gone.location].discard(uid)
+            self.touched.add(gone.location)
         if ship.carried_by is not None and ship.carried_by in self.state.ships:
             self.state.ships[ship.carried_by].carrying.remove(ship.uid)
 

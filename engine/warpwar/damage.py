@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.warpwar.components import HITS_TO_DESTROY_ONE, HOLD_CAPACITY, Attr, Attributes
+from engine.warpwar.components import HITS_TO_DESTROY_ONE, HOLD_CAPACITY, Attr, Attributes, ceil_div
 from engine.warpwar.orders import DEFAULT_DAMAGE_PRIORITY
 from engine.warpwar.ships import Ship
 
@@ -64,23 +64,30 @@ def apply_hits(ship: Ship, hits: int, priority: Sequence[Attr]) -> DamageResult:
     destroyed ("When all of a ship's attributes are reduced to 0, the ship is destroyed")."""
     before = ship.current
     cargo_before = ship.cargo
+    now = {attr: before.get(attr) for attr in Attr}
     left = max(0, hits)
     for place in placements(priority):
-        while left > 0 and ship.current.get(place.attr) > 0:
-            _take_one_hit(ship, place.attr)
-            left -= 1
-            if place.single:
-                break
+        if left == 0:
+            break
+        taken = _hits_taken(now[place.attr], place, left)
+        now[place.attr] = max(0, now[place.attr] - taken * HITS_TO_DESTROY_ONE[place.attr])
+        left -= taken
+    changes = {attr.value: value for attr, value in now.items() if value != before.get(attr)}
+    if changes:
+        ship.current = before.replace(**changes)
+    if Attr.H.value in changes:
+        # Empty Holds go first, so cargo is lost only once it no longer fits in what is left.
+        ship.cargo = min(ship.cargo, ship.current.H * HOLD_CAPACITY)
     losses = Attributes(**{a.value: before.get(a) - ship.current.get(a) for a in Attr})
     return DamageResult(losses=losses, cargo_lost=cargo_before - ship.cargo)
 
 
-def _take_one_hit(ship: Ship, attr: Attr) -> None:
-    now = ship.current.get(attr)
-    ship.current = ship.current.replace(**{attr.value: now - min(now, HITS_TO_DESTROY_ONE[attr])})
-    if attr is Attr.H:
-        # Empty Holds go first, so cargo is lost only once it no longer fits in what is left.
-        ship.cargo = min(ship.cargo, ship.current.H * HOLD_CAPACITY)
+def _hits_taken(amount: int, place: Placement, available: int) -> int:
+    """Hits one place takes: one at a single place, else until the attribute is gone (a last
+    Missile or Shell short of a full hit's worth still takes a whole hit)."""
+    if amount == 0:
+        return 0
+    return 1 if place.single else min(available, ceil_div(amount, HITS_TO_DESTROY_ONE[place.attr]))
 
 
 def unracked(ship: Ship) -> list[str]:

@@ -13,6 +13,7 @@ so the distance between two hexes is the usual axial distance with the third axi
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import cache
 from typing import Annotated
 
 from pydantic import StringConstraints
@@ -29,8 +30,10 @@ def hex_id(col: int, row: int) -> str:
     return f"{col:0{width}d}{row:0{width}d}"
 
 
+@cache
 def coords(hex_: str) -> tuple[int, int]:
-    """``(col, row)`` of a printed hex number."""
+    """``(col, row)`` of a printed hex number (remembered: maps have a few thousand hexes and
+    distances are asked for constantly)."""
     half = len(hex_) // 2
     return int(hex_[:half]), int(hex_[half:])
 

@@ -10,17 +10,30 @@ and keeps the last sighting of ships seen elsewhere before. Carried Systemships 
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Collection, Sequence
 
 from engine.warpwar.context import Step
-from engine.warpwar.events import ShipMoved
+from engine.warpwar.events import AnyEvent, ShipMoved
 from engine.warpwar.state import Knowledge, MapKnowledge, Sighting, Visibility
 
 
 def refresh_knowledge(step: Step) -> None:
     """Bring every player's knowledge up to date with what they can see now."""
+    _refresh(step, None, step.events)
+
+
+def refresh_knowledge_at(step: Step, hexes: Collection[str], events: Sequence[AnyEvent]) -> None:
+    """What ``refresh_knowledge`` does, for knowledge that was up to date before a change that
+    touched only ``hexes`` and produced ``events`` (a combat round: its star and the hexes its
+    ships escaped to). Everywhere else a refresh would change nothing, so only ``hexes`` are
+    looked at again: the cost follows the change, not the size of the game."""
+    _refresh(step, set(hexes), events)
+
+
+def _refresh(step: Step, scope: set[str] | None, events: Sequence[AnyEvent]) -> None:
+    """``scope``: the only hexes that can have changed since the last refresh (None: any)."""
     state = step.state
-    presence = _presence(step)
-    every_hex = set(presence)
+    presence = _presence(step, scope)
     for player in state.players:
         if player.eliminated:
             continue
@@ -29,20 +42,25 @@ def refresh_knowledge(step: Step) -> None:
         if state.config.visibility is Visibility.OPEN:
             # Everything is seen: look wherever anything is now or was last known to be.
             remembered = {s.hex for s in known.sightings.values()}
-            visible = every_hex | set(known.bases) | remembered
+            visible = set(presence) | set(known.bases) | remembered
+            if scope is not None:
+                visible &= scope
         else:
             visible = own
         _sight_ships(step, known, player.id, visible)
         _see_bases_and_owners(step, known, player.id, visible)
         if state.config.map_knowledge is MapKnowledge.EXPLORED:
-            _explore(step, known, player.id, own)
+            _explore(step, known, player.id, own, events, refresh_all=scope is None)
+    step.touched.clear()
 
 
-def _presence(step: Step) -> dict[str, set[str]]:
-    """For each hex with a ship or a Base, the players there."""
+def _presence(step: Step, scope: set[str] | None) -> dict[str, set[str]]:
+    """For each hex with a ship or a Base (in ``scope``, if given), the players there."""
+    if scope is not None:
+        return {h: owners for h in scope if (owners := step.owners_at(h))}
     presence: dict[str, set[str]] = defaultdict(set)
-    for hex_ in step.occupied():
-        presence[hex_] |= {s.owner for s in step.ships_at(hex_)}
+    for ship in step.state.ships.values():
+        presence[ship.location].add(ship.owner)
     for star, base in step.state.bases.items():
         presence[star].add(base.owner)
     return presence
@@ -56,12 +74,14 @@ def _sight_ships(step: Step, known: Knowledge, player: str, visible: set[str]) -
         still_there = ship is not None and ship.carried_by is None and ship.location == sighting.hex
         if sighting.hex in visible and not still_there:
             del known.sightings[uid]
+    turn = step.state.turn
     for hex_ in sorted(visible):
         for ship in step.ships_at(hex_):
-            if ship.owner != player and ship.carried_by is None:
-                known.sightings[ship.uid] = Sighting(
-                    ship=ship.uid, owner=ship.owner, hex=hex_, turn=step.state.turn
-                )
+            if ship.owner == player or ship.carried_by is not None:
+                continue
+            seen = known.sightings.get(ship.uid)
+            if seen is None or seen.hex != hex_ or seen.turn != turn:
+                known.sightings[ship.uid] = Sighting(ship=ship.uid, owner=ship.owner, hex=hex_, turn=turn)
 
 
 def _see_bases_and_owners(step: Step, known: Knowledge, player: str, visible: set[str]) -> None:
@@ -77,9 +97,14 @@ def _see_bases_and_owners(step: Step, known: Knowledge, player: str, visible: se
             known.owners[hex_] = control.owner
 
 
-def _explore(step: Step, known: Knowledge, player: str, own: set[str]) -> None:
-    seen = set(known.stars) | {h for h in own if step.state.map.is_star(h)}
-    for event in step.events:
-        if isinstance(event, ShipMoved) and event.ship.startswith(f"{player}."):
-            seen |= {h for h in event.path if step.state.map.is_star(h)}
-    known.stars = sorted(seen)
+def _explore(
+    step: Step, known: Knowledge, player: str, own: set[str], events: Sequence[AnyEvent], refresh_all: bool
+) -> None:
+    is_star = step.state.map.is_star
+    seen = {h for h in own if is_star(h)}
+    mover = f"{player}."
+    for event in events:
+        if isinstance(event, ShipMoved) and event.ship.startswith(mover):
+            seen |= {h for h in event.path if is_star(h)}
+    if refresh_all or not seen.issubset(known.stars):
+        known.stars = sorted(seen.union(known.stars))

@@ -205,9 +205,11 @@ class Move(Frozen):
 
 
 class SetDamagePriority(Frozen):
+    """Where hits go, first to last; an attribute named again takes one hit per earlier mention."""
+
     kind: Literal["damage-priority"] = "damage-priority"
     ship: ShipId
-    priority: tuple[Attr, ...]
+    priority: tuple[Attr, ...] = Field(max_length=4 * len(Attr))
 
 
 class SetEcmPolicy(Frozen):

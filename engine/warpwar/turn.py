@@ -21,7 +21,7 @@ from pydantic import BaseModel, ConfigDict
 from engine.warpwar import build, combat, economy, movement
 from engine.warpwar.context import Step
 from engine.warpwar.events import AnyEvent, GameOver, PlayerEliminated, PlayerTurnBegan
-from engine.warpwar.knowledge import refresh_knowledge
+from engine.warpwar.knowledge import refresh_knowledge, refresh_knowledge_at
 from engine.warpwar.orders import (
     CombatOrder,
     Move,
@@ -77,6 +77,7 @@ def new_game(config: GameConfig, star_map: StarMap, seed: int) -> Outcome:
             state.control[star] = StarControl(owner=player.id, since_turn=0)
         state.knowledge[player.id] = _initial_knowledge(state, player)
     step = Step(state)
+    refresh_knowledge(step)
     _begin_player_turn(step)
     return _outcome(step, [])
 
@@ -124,10 +125,14 @@ def submit_round(state: GameState, star: str, orders: Sequence[RoundOrders]) -> 
     if state.stage is not Stage.COMBAT or all(c.star != star for c in state.combats):
         return Outcome(state=state, events=[], results=[])
     step = Step(state.clone())
-    return _outcome(step, _fight_round(step, star, orders))
+    return _outcome(step, _fight_round(step, star, orders, knowledge_fresh=False))
 
 
-def _fight_round(step: Step, star: str, orders: Sequence[RoundOrders]) -> list[OrderResult]:
+def _fight_round(
+    step: Step, star: str, orders: Sequence[RoundOrders], knowledge_fresh: bool
+) -> list[OrderResult]:
+    """One round at ``star``. ``knowledge_fresh``: the players' knowledge was brought up to date
+    earlier in this step, so afterwards only the hexes the round touched need looking at."""
     fight = next(c for c in step.state.combats if c.star == star)
     by_uid: dict[str, CombatOrder] = {}
     for side in orders:
@@ -135,8 +140,12 @@ def _fight_round(step: Step, star: str, orders: Sequence[RoundOrders]) -> list[O
             continue
         for name, order in sorted(side.ships.items()):
             by_uid[ship_uid(side.player, name)] = order
+    first_event = len(step.events)
     combat.resolve_round(step, fight, by_uid)
-    refresh_knowledge(step)
+    if knowledge_fresh:
+        refresh_knowledge_at(step, step.touched | {star}, step.events[first_event:])
+    else:
+        refresh_knowledge(step)
     if step.state.combats:
         return []
     step.state.stage = Stage.ORDERS
@@ -156,7 +165,7 @@ def play_player_turn(state: GameState, orders: TurnOrders, round_orders: RoundOr
     results = _orders_phases(step, orders)
     while step.state.stage is Stage.COMBAT:
         fight = step.state.combats[0]
-        results += _fight_round(step, fight.star, round_orders(step.state, fight))
+        results += _fight_round(step, fight.star, round_orders(step.state, fight), knowledge_fresh=True)
     return _outcome(step, results)
 
 

@@ -816,14 +816,15 @@ def test_damage_priority_keeps_the_order_given_and_appends_the_rest_in_default_o
     assert sorted(ship.damage_priority) == sorted(Attr)
 
 
-def test_damage_priority_naming_an_attribute_twice_is_refused() -> None:
+def test_damage_priority_naming_an_attribute_again_is_kept_to_spread_the_hits() -> None:
     state = make_state(turn=3)
     ship = add_ship(state, W2, location="0505")
+    spread = (Attr.PD, Attr.S, Attr.PD, Attr.S)
 
-    _, [result] = run(state, SetDamagePriority(ship="W2", priority=(Attr.PD, Attr.B, Attr.PD)))
+    _, [result] = run(state, SetDamagePriority(ship="W2", priority=spread))
 
-    assert result.status is REFUSED
-    assert ship.damage_priority == DEFAULT_DAMAGE_PRIORITY
+    assert result.status is DONE
+    assert ship.damage_priority[:4] == spread
 
 
 def test_ecm_policy_and_standing_combat_order_are_stored_on_the_ship() -> None:

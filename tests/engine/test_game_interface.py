@@ -15,7 +15,8 @@ GAME = GAMES["warpwar"]
 
 
 def new(seed: int = 4, scenario: Scenario = Scenario.BASIC) -> GameState:
-    return GAME.new_game(Setup(config=GameConfig(game_id="i", scenario=scenario, players=PLAYERS)), seed).state
+    config = GameConfig(game_id="i", scenario=scenario, players=PLAYERS)
+    return GAME.new_game(Setup(config=config), seed).state
 
 
 def test_a_new_basic_game_awaits_the_first_player_with_40_bp_at_one_base_each() -> None:

@@ -3,6 +3,8 @@ every step, round-trip through JSON, and replay byte for byte."""
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from engine.warpwar import robot
@@ -88,7 +90,7 @@ def test_several_players_on_a_generated_map_play_soundly_in_turn_order(
     assert order[:players] == [s.id for s in specs]
     assert state.winners
     alive_order = [p for p in order if p in {s.id for s in specs}]
-    assert all(a != b for a, b in zip(alive_order, alive_order[1:], strict=False))
+    assert all(a != b for a, b in itertools.pairwise(alive_order))
 
 
 def play_steps(state: GameState, count: int) -> tuple[GameState, list[str]]:
