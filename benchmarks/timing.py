@@ -16,6 +16,9 @@ import tracemalloc
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -31,16 +34,22 @@ class Timing:
         return 1.0 / self.median if self.median > 0 else float("inf")
 
 
-def measure(call: Callable[[], object], repeat: int, warmup: int = 1) -> Timing:
-    """Call ``call`` ``warmup`` times untimed, then ``repeat`` times, each timed on its own."""
+def measure(call: Callable[[], object], repeat: int, warmup: int = 1, collector: bool = True) -> Timing:
+    """Call ``call`` ``warmup`` times untimed, then ``repeat`` times, each timed on its own.
+    ``collector=False`` turns the garbage collector off while timing (a diagnostic only)."""
     for _ in range(warmup):
         call()
     samples = []
     for _ in range(repeat):
         gc.collect()
-        start = time.perf_counter()
-        call()
-        samples.append(time.perf_counter() - start)
+        if not collector:
+            gc.disable()
+        try:
+            start = time.perf_counter()
+            call()
+            samples.append(time.perf_counter() - start)
+        finally:
+            gc.enable()
     return Timing(runs=repeat, best=min(samples), median=statistics.median(samples))
 
 
@@ -58,7 +67,7 @@ def peak_memory(call: Callable[[], object]) -> int:
     return peak - before
 
 
-def retained_memory(build: Callable[[], object]) -> tuple[object, int]:
+def retained_memory(build: Callable[[], T]) -> tuple[T, int]:
     """What ``build`` returns, and the bytes still allocated for it once it has returned."""
     gc.collect()
     tracemalloc.start()
@@ -99,6 +108,27 @@ def ms(seconds: float) -> float:
 
 def mib(size: int) -> float:
     return size / (1024 * 1024)
+
+
+def reference_loop(repeat: int = 20) -> Timing:
+    """A fixed pure-Python loop (100,000 additions), timed like the benchmarks: on a shared or
+    throttled machine its spread shows how far the other numbers can be trusted."""
+
+    def loop() -> int:
+        total = 0
+        for number in range(100_000):
+            total += number
+        return total
+
+    return measure(loop, repeat)
+
+
+def speed_note(repeat: int = 20) -> str:
+    reference = reference_loop(repeat)
+    return (
+        f"reference loop (100,000 additions): best {ms(reference.best):.2f} ms, "
+        f"median {ms(reference.median):.2f} ms"
+    )
 
 
 def machine() -> str:

@@ -187,8 +187,10 @@ def _targets(ship: Ship, order: CombatOrder, enemies: dict[str, Ship], notes: li
         if target is None:
             notes.append(f"{ship.name}'s Missile {number} is not fired: {_target_problem(shot.target)}")
         else:
-            missiles.append(shot.model_copy(update={"target": target}))
+            missiles.append(shot if shot.target == target else shot.model_copy(update={"target": target}))
     changes["missiles"] = tuple(missiles)
+    if all(getattr(order, key) == value for key, value in changes.items()):
+        return order
     return order.model_copy(update=changes)
 
 
@@ -730,7 +732,7 @@ def _tell_round(step: Step, combat: Combat, fight: _Round) -> None:
     for player in fight.players:
         orders = {
             uid: order
-            if fight.owners[uid] == player
+            if fight.owners[uid] == player or (order.damage_priority is None and order.ecm_policy is None)
             else order.model_copy(update={"damage_priority": None, "ecm_policy": None})
             for uid, order in full.orders.items()
         }

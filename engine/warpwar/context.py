@@ -107,7 +107,11 @@ class Step:
             )
 
     def knowledge(self, player: str) -> Knowledge:
-        return self.state.knowledge.setdefault(player, Knowledge())
+        known = self.state.knowledge.get(player)
+        if known is None:
+            # Not setdefault(player, Knowledge()): that would build a Knowledge on every call.
+            known = self.state.knowledge[player] = Knowledge()
+        return known
 
     def sight(self, ship: Ship, hex_: str, viewers: tuple[str, ...] | set[str]) -> None:
         """Record that ``viewers`` saw an enemy ship in a hex, with an event for each."""

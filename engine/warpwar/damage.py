@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 
 from engine.warpwar.components import HITS_TO_DESTROY_ONE, HOLD_CAPACITY, Attr, Attributes, ceil_div
 from engine.warpwar.orders import DEFAULT_DAMAGE_PRIORITY
@@ -64,30 +65,34 @@ def apply_hits(ship: Ship, hits: int, priority: Sequence[Attr]) -> DamageResult:
     destroyed ("When all of a ship's attributes are reduced to 0, the ship is destroyed")."""
     before = ship.current
     cargo_before = ship.cargo
-    now = {attr: before.get(attr) for attr in Attr}
+    was = before.model_dump()
+    now = dict(was)
     left = max(0, hits)
-    for place in placements(priority):
+    for name, single, per_hit in _places(tuple(priority)):
         if left == 0:
             break
-        taken = _hits_taken(now[place.attr], place, left)
-        now[place.attr] = max(0, now[place.attr] - taken * HITS_TO_DESTROY_ONE[place.attr])
+        amount = now[name]
+        if amount == 0:
+            continue
+        # A last Missile or Shell short of a full hit's worth still takes a whole hit.
+        taken = 1 if single else min(left, ceil_div(amount, per_hit))
+        now[name] = max(0, amount - taken * per_hit)
         left -= taken
-    changes = {attr.value: value for attr, value in now.items() if value != before.get(attr)}
+    changes = {name: value for name, value in now.items() if value != was[name]}
     if changes:
         ship.current = before.replace(**changes)
     if Attr.H.value in changes:
         # Empty Holds go first, so cargo is lost only once it no longer fits in what is left.
         ship.cargo = min(ship.cargo, ship.current.H * HOLD_CAPACITY)
-    losses = Attributes(**{a.value: before.get(a) - ship.current.get(a) for a in Attr})
+    losses = Attributes(**{name: was[name] - value for name, value in now.items()})
     return DamageResult(losses=losses, cargo_lost=cargo_before - ship.cargo)
 
 
-def _hits_taken(amount: int, place: Placement, available: int) -> int:
-    """Hits one place takes: one at a single place, else until the attribute is gone (a last
-    Missile or Shell short of a full hit's worth still takes a whole hit)."""
-    if amount == 0:
-        return 0
-    return 1 if place.single else min(available, ceil_div(amount, HITS_TO_DESTROY_ONE[place.attr]))
+@cache
+def _places(priority: tuple[Attr, ...]) -> tuple[tuple[str, bool, int], ...]:
+    """``placements`` as (attribute name, single, what one hit removes): worked out once for
+    each damage priority, since every damaged ship in every round needs it."""
+    return tuple((p.attr.value, p.single, HITS_TO_DESTROY_ONE[p.attr]) for p in placements(priority))
 
 
 def unracked(ship: Ship) -> list[str]:

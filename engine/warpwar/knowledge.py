@@ -34,11 +34,17 @@ def _refresh(step: Step, scope: set[str] | None, events: Sequence[AnyEvent]) -> 
     """``scope``: the only hexes that can have changed since the last refresh (None: any)."""
     state = step.state
     presence = _presence(step, scope)
+    present_at: dict[str, set[str]] = defaultdict(set)
+    for hex_, owners in presence.items():
+        for owner in owners:
+            present_at[owner].add(hex_)
+    # Everyone looks everywhere only in open games; in blind ones a player looks where he is.
+    on_map = _OnMap(step, everywhere=scope is None and state.config.visibility is Visibility.OPEN)
     for player in state.players:
         if player.eliminated:
             continue
         known = step.knowledge(player.id)
-        own = {h for h, owners in presence.items() if player.id in owners}
+        own = present_at[player.id]
         if state.config.visibility is Visibility.OPEN:
             # Everything is seen: look wherever anything is now or was last known to be.
             remembered = {s.hex for s in known.sightings.values()}
@@ -47,8 +53,12 @@ def _refresh(step: Step, scope: set[str] | None, events: Sequence[AnyEvent]) -> 
                 visible &= scope
         else:
             visible = own
-        _sight_ships(step, known, player.id, visible)
-        _see_bases_and_owners(step, known, player.id, visible)
+        if visible:
+            in_order = sorted(visible)
+            _forget_ships_gone(step, known, visible)
+            others_at = [h for h in in_order if _others_at(presence, h, player.id)]
+            _sight_ships(step, on_map, known, player.id, others_at)
+            _see_bases_and_owners(step, known, player.id, in_order)
         if state.config.map_knowledge is MapKnowledge.EXPLORED:
             _explore(step, known, player.id, own, events, refresh_all=scope is None)
     step.touched.clear()
@@ -66,27 +76,66 @@ def _presence(step: Step, scope: set[str] | None) -> dict[str, set[str]]:
     return presence
 
 
-def _sight_ships(step: Step, known: Knowledge, player: str, visible: set[str]) -> None:
+def _others_at(presence: dict[str, set[str]], hex_: str, player: str) -> bool:
+    """Whether another player has a ship or a Base in the hex (else there is nothing to sight)."""
+    owners = presence.get(hex_)
+    return owners is not None and not (len(owners) == 1 and player in owners)
+
+
+class _OnMap:
+    """The ships on the map (not carried) in each hex, as (uid, owner) by uid: found once per
+    refresh, however many players look at the hex. ``everywhere``: index every ship in one
+    pass, for when every hex will be looked at; else look only at the hexes asked about."""
+
+    def __init__(self, step: Step, everywhere: bool) -> None:
+        self._step = step
+        self._at: dict[str, list[tuple[str, str]]] = {}
+        if everywhere:
+            ships = step.state.ships
+            at: dict[str, list[tuple[str, str]]] = defaultdict(list)
+            for uid in sorted(ships):
+                ship = ships[uid]
+                if ship.carried_by is None:
+                    at[ship.location].append((uid, ship.owner))
+            self._at = dict(at)
+        self._everywhere = everywhere
+
+    def at(self, hex_: str) -> list[tuple[str, str]]:
+        found = self._at.get(hex_)
+        if found is None:
+            if self._everywhere:
+                return []
+            found = [(s.uid, s.owner) for s in self._step.ships_at(hex_) if s.carried_by is None]
+            self._at[hex_] = found
+        return found
+
+
+def _forget_ships_gone(step: Step, known: Knowledge, visible: set[str]) -> None:
+    """A sighting stands until the player looks at that hex again and the ship is not there."""
     ships = step.state.ships
     for uid, sighting in list(known.sightings.items()):
-        # A sighting stands until the player looks at that hex again and the ship is not there.
+        if sighting.hex not in visible:
+            continue
         ship = ships.get(uid)
-        still_there = ship is not None and ship.carried_by is None and ship.location == sighting.hex
-        if sighting.hex in visible and not still_there:
+        if ship is None or ship.carried_by is not None or ship.location != sighting.hex:
             del known.sightings[uid]
+
+
+def _sight_ships(step: Step, on_map: _OnMap, known: Knowledge, player: str, hexes: list[str]) -> None:
+    """Sight the other players' ships in ``hexes`` (in order; a new sighting goes last)."""
     turn = step.state.turn
-    for hex_ in sorted(visible):
-        for ship in step.ships_at(hex_):
-            if ship.owner == player or ship.carried_by is not None:
+    for hex_ in hexes:
+        for uid, owner in on_map.at(hex_):
+            if owner == player:
                 continue
-            seen = known.sightings.get(ship.uid)
+            seen = known.sightings.get(uid)
             if seen is None or seen.hex != hex_ or seen.turn != turn:
-                known.sightings[ship.uid] = Sighting(ship=ship.uid, owner=ship.owner, hex=hex_, turn=turn)
+                known.sightings[uid] = Sighting(ship=uid, owner=owner, hex=hex_, turn=turn)
 
 
-def _see_bases_and_owners(step: Step, known: Knowledge, player: str, visible: set[str]) -> None:
+def _see_bases_and_owners(step: Step, known: Knowledge, player: str, in_order: list[str]) -> None:
     state = step.state
-    for hex_ in sorted(visible):
+    for hex_ in in_order:
         base = state.bases.get(hex_)
         if base is not None and base.owner != player:
             known.bases[hex_] = base.owner

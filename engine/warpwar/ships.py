@@ -45,7 +45,8 @@ class Ship(BaseModel):
 
     @property
     def uid(self) -> str:
-        return ship_uid(self.owner, self.name)
+        # ship_uid() spelt out: read for every ship in every loop, the extra call costs.
+        return f"{self.owner}.{self.name}"
 
     @property
     def is_warpship(self) -> bool:

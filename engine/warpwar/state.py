@@ -6,13 +6,11 @@ returns the new state.
 
 from __future__ import annotations
 
-from enum import Enum, StrEnum
-from functools import cache
-from types import UnionType
-from typing import Annotated, Any, Literal, Union, get_args, get_origin
+from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from engine.warpwar.copying import copy_model
 from engine.warpwar.hexgrid import HexId
 from engine.warpwar.orders import Rearrange
 from engine.warpwar.ships import Ship
@@ -161,9 +159,8 @@ class GameState(BaseModel):
         raise KeyError(player_id)
 
     def clone(self) -> GameState:
-        """A copy that shares nothing changeable with this state (see ``deep_copy``)."""
-        copied: GameState = deep_copy(self)
-        return copied
+        """A copy that shares nothing changeable with this state (see ``copying``)."""
+        return copy_model(self)
 
     def ships_at(self, hex_: str) -> list[Ship]:
         """Ships in a hex, carried Systemships included, sorted by uid for determinism."""
@@ -171,54 +168,3 @@ class GameState(BaseModel):
 
     def own_ships(self, player_id: str) -> list[Ship]:
         return sorted((s for s in self.ships.values() if s.owner == player_id), key=lambda s: s.uid)
-
-
-def deep_copy(value: Any) -> Any:
-    """A deep copy of plain pydantic data: equal to the original, as a JSON round trip would be,
-    but many times cheaper.
-
-    Frozen models (the map, the configuration, Attributes, standing orders, sightings) cannot
-    change, so they are shared rather than copied; that also keeps the map's cached look-ups
-    (adjacency, star_at) from being rebuilt for every step. Of any other model only the fields
-    whose type can hold something changeable are copied, all the way down."""
-    if isinstance(value, BaseModel):
-        if value.model_config.get("frozen"):
-            return value
-        copied = value.__copy__()
-        fields = copied.__dict__
-        for name in _changeable_fields(type(value)):
-            fields[name] = deep_copy(fields[name])
-        return copied
-    if isinstance(value, list):
-        return [deep_copy(item) for item in value]
-    if isinstance(value, dict):
-        return {key: deep_copy(item) for key, item in value.items()}
-    if isinstance(value, set):
-        return {deep_copy(item) for item in value}
-    if isinstance(value, tuple):
-        return tuple(deep_copy(item) for item in value)
-    return value
-
-
-@cache
-def _changeable_fields(model: type[BaseModel]) -> tuple[str, ...]:
-    return tuple(name for name, field in model.model_fields.items() if not _unchangeable(field.annotation))
-
-
-def _unchangeable(annotation: Any) -> bool:
-    """Whether a value of this type can never be changed in place (str, int, an enum, a frozen
-    model, a tuple of such, ...)."""
-    if annotation in (str, int, float, bool, type(None)):
-        return True
-    origin = get_origin(annotation)
-    if origin is Annotated:
-        return _unchangeable(get_args(annotation)[0])
-    if origin in (Union, UnionType, tuple):
-        return all(arg is Ellipsis or _unchangeable(arg) for arg in get_args(annotation))
-    if origin is Literal:
-        return True
-    if isinstance(annotation, type):
-        return issubclass(annotation, Enum) or (
-            issubclass(annotation, BaseModel) and bool(annotation.model_config.get("frozen"))
-        )
-    return False
