@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import re
+from functools import cache
 
+from engine.warpwar import robot
 from engine.warpwar.components import Attr, Attributes
 from engine.warpwar.context import Step
+from engine.warpwar.game import Setup, WarpWar
 from engine.warpwar.hexgrid import hex_id
 from engine.warpwar.ships import Ship, ship_uid
 from engine.warpwar.starmap import HomeStars, Star, StarMap, Warpline
@@ -16,6 +19,7 @@ from engine.warpwar.state import (
     Player,
     PlayerSpec,
     Scenario,
+    Stage,
     StarControl,
     Visibility,
 )
@@ -136,7 +140,22 @@ __all__ = [
     "block_map",
     "carry",
     "make_state",
+    "robot_game_states",
     "ship_from_record",
     "ship_uid",
     "step_for",
 ]
+
+
+@cache
+def robot_game_states(visibility: Visibility, seed: int, limit: int) -> tuple[GameState, ...]:
+    """The states of a two-robot Advanced game on the classic map at the start of every
+    player-turn, until it ends or ``limit`` states are collected."""
+    players = (PlayerSpec(id="Red", name="Red"), PlayerSpec(id="Blue", name="Blue"))
+    config = GameConfig(game_id="robots", scenario=Scenario.ADVANCED, visibility=visibility, players=players)
+    state = WarpWar().new_game(Setup(config=config), seed).state
+    states = [state]
+    while state.stage is not Stage.OVER and len(states) < limit:
+        state = robot.play_turn(state).state
+        states.append(state)
+    return tuple(states)

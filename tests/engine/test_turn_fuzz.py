@@ -3,14 +3,10 @@ real game, give a result for every order and leave every invariant standing."""
 
 from __future__ import annotations
 
-from functools import cache
-
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.warpwar import robot
 from engine.warpwar.components import Attr, Attributes
-from engine.warpwar.game import Setup, WarpWar
 from engine.warpwar.invariants import violations
 from engine.warpwar.orders import (
     BuildBase,
@@ -37,21 +33,13 @@ from engine.warpwar.orders import (
     UnloadHold,
     WarplineStep,
 )
-from engine.warpwar.state import GameConfig, GameState, PlayerSpec, Scenario, Stage
+from engine.warpwar.state import GameState, Stage, Visibility
 from engine.warpwar.turn import submit_round, submit_turn
+from tests.engine.builders import robot_game_states
 
-PLAYERS = (PlayerSpec(id="Red", name="Red"), PlayerSpec(id="Blue", name="Blue"))
 
-
-@cache
 def states() -> tuple[GameState, ...]:
-    config = GameConfig(game_id="f", scenario=Scenario.ADVANCED, players=PLAYERS)
-    state = WarpWar().new_game(Setup(config=config), 2).state
-    found = [state]
-    while state.stage is not Stage.OVER and len(found) < 30:
-        state = robot.play_turn(state).state
-        found.append(state)
-    return tuple(found)
+    return robot_game_states(Visibility.OPEN, seed=2, limit=30)
 
 
 names = st.one_of(st.sampled_from([f"W{i}" for i in range(1, 12)] + [f"S{i}" for i in range(1, 4)]))

@@ -28,20 +28,13 @@ from engine.warpwar.game import Setup, WarpWar
 from engine.warpwar.orders import CombatOrder, Tactic
 from engine.warpwar.state import GameConfig, GameState, PlayerSpec, Scenario, Stage, Visibility
 from engine.warpwar.views import events_for, player_view
+from tests.engine.builders import robot_game_states
 
 PLAYERS = (PlayerSpec(id="Red", name="Red"), PlayerSpec(id="Blue", name="Blue"))
 
 
-@cache
 def snapshots(visibility: Visibility) -> tuple[GameState, ...]:
-    """States of a robot game at every player-turn until it ends (or 40 player-turns)."""
-    config = GameConfig(game_id="v", scenario=Scenario.ADVANCED, visibility=visibility, players=PLAYERS)
-    state = WarpWar().new_game(Setup(config=config), 11).state
-    states = [state]
-    while state.stage is not Stage.OVER and len(states) < 40:
-        state = robot.play_turn(state).state
-        states.append(state)
-    return tuple(states)
+    return robot_game_states(visibility, seed=11, limit=40)
 
 
 def perturb_secrets(state: GameState, viewer: str, seed: int) -> GameState:
