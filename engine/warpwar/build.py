@@ -421,6 +421,7 @@ class BuildEvent:
         if base is None:
             base = Base(star=star, owner=self.player, stockpile=0, invested=0)
             self.state.bases[star] = base
+            self.step.touched.add(star)
             claim(self.step, star, self.player)
         base.invested += amount
         if base.complete:

@@ -22,8 +22,8 @@ class Step:
         self._at: dict[str, set[str]] = defaultdict(set)
         for ship in state.ships.values():
             self._at[ship.location].add(ship.uid)
-        # Hexes ships have entered, left, appeared in or vanished from since the players'
-        # knowledge was last refreshed: after a combat round only these need looking at again.
+        # Hexes where ships or Bases have come, gone or changed hands since the players'
+        # knowledge was last refreshed: within a game-turn only these need looking at again.
         self.touched: set[str] = set()
 
     # --- who is where ---

@@ -144,6 +144,7 @@ def _destroy_base(step: Step, base: Base, by: str) -> None:
     recovered = stow_in_holds(step, star, by, base.stockpile // BASE_RECOVERY_DIVISOR)
     viewers = tuple(sorted({base.owner, by, *step.observers(star, by)}))
     del step.state.bases[star]
+    step.touched.add(star)
     step.emit(
         BaseDestroyed(
             **step.base_fields(viewers),

@@ -9,7 +9,9 @@ and the start of the next player's turn (income). Combat needs both sides' order
 so a player-turn that creates combats pauses in ``Stage.COMBAT`` until each combat's rounds have
 been resolved by ``submit_round``.
 
-Every entry point takes a state and returns a new one: the given state is never changed.
+Every entry point takes a state and returns a new one: the given state is never changed. Every
+step also ends with the players' knowledge up to date, so the next step need only look again at
+the hexes it changes (a full look once per game-turn, when "last seen" moves on).
 """
 
 from __future__ import annotations
@@ -108,7 +110,7 @@ def _orders_phases(step: Step, orders: TurnOrders) -> list[OrderResult]:
     step.state.rearrangement = [
         PendingRearrange(index=i, order=o) for i, o in indexed if isinstance(o, Rearrange)
     ]
-    refresh_knowledge(step)
+    refresh_knowledge_at(step, step.touched, step.events)
     for star in contested_stars(step):
         combat.start_combat(step, star)
     if step.state.combats:
@@ -125,14 +127,11 @@ def submit_round(state: GameState, star: str, orders: Sequence[RoundOrders]) -> 
     if state.stage is not Stage.COMBAT or all(c.star != star for c in state.combats):
         return Outcome(state=state, events=[], results=[])
     step = Step(state.clone())
-    return _outcome(step, _fight_round(step, star, orders, knowledge_fresh=False))
+    return _outcome(step, _fight_round(step, star, orders))
 
 
-def _fight_round(
-    step: Step, star: str, orders: Sequence[RoundOrders], knowledge_fresh: bool
-) -> list[OrderResult]:
-    """One round at ``star``. ``knowledge_fresh``: the players' knowledge was brought up to date
-    earlier in this step, so afterwards only the hexes the round touched need looking at."""
+def _fight_round(step: Step, star: str, orders: Sequence[RoundOrders]) -> list[OrderResult]:
+    """One round at ``star``; afterwards only the hexes it touched need looking at again."""
     fight = next(c for c in step.state.combats if c.star == star)
     by_uid: dict[str, CombatOrder] = {}
     for side in orders:
@@ -142,10 +141,7 @@ def _fight_round(
             by_uid[ship_uid(side.player, name)] = order
     first_event = len(step.events)
     combat.resolve_round(step, fight, by_uid)
-    if knowledge_fresh:
-        refresh_knowledge_at(step, step.touched | {star}, step.events[first_event:])
-    else:
-        refresh_knowledge(step)
+    refresh_knowledge_at(step, step.touched | {star}, step.events[first_event:])
     if step.state.combats:
         return []
     step.state.stage = Stage.ORDERS
@@ -165,7 +161,7 @@ def play_player_turn(state: GameState, orders: TurnOrders, round_orders: RoundOr
     results = _orders_phases(step, orders)
     while step.state.stage is Stage.COMBAT:
         fight = step.state.combats[0]
-        results += _fight_round(step, fight.star, round_orders(step.state, fight), knowledge_fresh=True)
+        results += _fight_round(step, fight.star, round_orders(step.state, fight))
     return _outcome(step, results)
 
 
@@ -207,9 +203,14 @@ def _end_player_turn(step: Step) -> list[OrderResult]:
     results = movement.run_rearrangement(step, pending)
     economy.settle_bases(step)
     _eliminate(step)
+    turn = step.state.turn
     if not _game_over(step):
         _advance(step)
-    refresh_knowledge(step)
+    if step.state.turn == turn:
+        refresh_knowledge_at(step, step.touched, step.events)
+    else:
+        # A new game-turn: every sighting still in view is now seen this turn.
+        refresh_knowledge(step)
     return results
 
 

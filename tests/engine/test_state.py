@@ -8,8 +8,9 @@ import pytest
 from engine.warpwar import robot
 from engine.warpwar.components import Attributes
 from engine.warpwar.context import Step
+from engine.warpwar.game import Setup, WarpWar
 from engine.warpwar.knowledge import refresh_knowledge
-from engine.warpwar.state import Base, Sighting, Stage, Visibility
+from engine.warpwar.state import Base, GameConfig, MapKnowledge, PlayerSpec, Sighting, Stage, Visibility
 from engine.warpwar.turn import _fight_round, submit_turn
 from engine.warpwar.views import player_view
 from tests.engine.builders import robot_game_states
@@ -61,10 +62,36 @@ def test_knowledge_brought_up_to_date_after_a_round_is_what_a_full_refresh_gives
         # When its rounds are fought as play_player_turn fights them (knowledge refreshed locally)
         while step.state.stage is Stage.COMBAT:
             fight = step.state.combats[0]
-            _fight_round(step, fight.star, robot.rounds_for(step.state, fight), knowledge_fresh=True)
+            _fight_round(step, fight.star, robot.rounds_for(step.state, fight))
             # Then after every round a full refresh would change nothing
             full = step.state.clone()
             refresh_knowledge(Step(full))
             assert full.knowledge == step.state.knowledge
             rounds_checked += 1
     assert rounds_checked > 5
+
+
+@pytest.mark.parametrize(
+    ("visibility", "map_knowledge"),
+    [
+        (Visibility.OPEN, MapKnowledge.FULL),
+        (Visibility.BLIND, MapKnowledge.FULL),
+        (Visibility.BLIND, MapKnowledge.EXPLORED),
+    ],
+)
+def test_every_player_turn_ends_with_the_knowledge_a_full_refresh_gives(
+    visibility: Visibility, map_knowledge: MapKnowledge
+) -> None:
+    # Given robot games, one player-turn at a time (knowledge is refreshed only where things changed)
+    players = (PlayerSpec(id="Red", name="Red"), PlayerSpec(id="Blue", name="Blue"))
+    for seed in (3, 5):
+        config = GameConfig(
+            game_id="k", visibility=visibility, map_knowledge=map_knowledge, players=players, turn_limit=40
+        )
+        state = WarpWar().new_game(Setup(config=config), seed).state
+        while state.stage is not Stage.OVER:
+            state = robot.play_turn(state).state
+            # Then looking again everywhere would change nothing
+            full = state.clone()
+            refresh_knowledge(Step(full))
+            assert full.knowledge == state.knowledge, (seed, state.turn, state.active)
