@@ -44,10 +44,6 @@ class Step:
             owners.add(base.owner)
         return owners
 
-    def occupied(self) -> list[str]:
-        """Hexes holding at least one ship, sorted."""
-        return sorted(h for h, uids in self._at.items() if uids)
-
     def enemy_ships_at(self, hex_: str, player: str) -> list[Ship]:
         return [s for s in self.ships_at(hex_) if s.owner != player]
 

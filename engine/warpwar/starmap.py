@@ -10,7 +10,7 @@ from functools import cached_property
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from engine.warpwar.hexgrid import HexId, adjacency, distance
+from engine.warpwar.hexgrid import HexId, adjacency
 
 
 class Star(BaseModel):
@@ -28,9 +28,6 @@ class Warpline(BaseModel):
 
     a: HexId
     b: HexId
-
-    def other_end(self, hex_: str) -> str:
-        return self.b if hex_ == self.a else self.a
 
 
 class HomeStars(BaseModel):
@@ -59,6 +56,13 @@ class StarMap(BaseModel):
     def _consistent(self) -> StarMap:
         on_map = set(self.hexes)
         star_hexes = {s.hex for s in self.stars}
+        if len(on_map) != len(self.hexes) or len(star_hexes) != len(self.stars):
+            raise ValueError("a hex or a star is listed twice")
+        if len({s.name.lower() for s in self.stars}) != len(self.stars):
+            raise ValueError("two stars share a name")
+        joined = {frozenset((w.a, w.b)) for w in self.warplines}
+        if len(joined) != len(self.warplines) or any(len(pair) == 1 for pair in joined):
+            raise ValueError("a warpline is listed twice or joins a star to itself")
         for star in self.stars:
             if star.hex not in on_map:
                 raise ValueError(f"star {star.name} at {star.hex} is off the map")
@@ -98,7 +102,3 @@ class StarMap(BaseModel):
 
     def is_star(self, hex_: str) -> bool:
         return hex_ in self.star_at
-
-    def steps_between(self, a: str, b: str) -> int:
-        """Hex-by-hex distance, ignoring warplines."""
-        return distance(a, b)

@@ -5,9 +5,11 @@ from __future__ import annotations
 from collections import deque
 from itertools import pairwise
 
+import pytest
+
 from engine.warpwar.classic_map import NOTES, classic_hexes, classic_map
 from engine.warpwar.hexgrid import adjacent, coords, distance, hex_id
-from engine.warpwar.starmap import StarMap
+from engine.warpwar.starmap import Star, StarMap, Warpline
 
 PRINTED_STARS: dict[str, tuple[str, int]] = {
     "0307": ("Mosul", 2),
@@ -268,3 +270,25 @@ def test_the_star_map_round_trips_through_json() -> None:
 def test_classic_map_is_built_once() -> None:
     assert classic_map() is classic_map()
     assert classic_map().name == "Classic"
+
+
+@pytest.mark.parametrize(
+    ("stars", "warplines"),
+    [
+        ((("0101", "A"), ("0101", "B")), ()),
+        ((("0101", "A"), ("0103", "a")), ()),
+        ((("0101", "A"), ("0103", "B")), (("0101", "0101"),)),
+        ((("0101", "A"), ("0103", "B")), (("0101", "0103"), ("0103", "0101"))),
+    ],
+)
+def test_a_map_with_a_duplicate_star_name_or_warpline_is_rejected(
+    stars: tuple[tuple[str, str], ...], warplines: tuple[tuple[str, str], ...]
+) -> None:
+    with pytest.raises(ValueError):
+        StarMap(
+            name="Bad",
+            hexes=("0101", "0102", "0103"),
+            stars=tuple(Star(hex=h, name=n, value=1) for h, n in stars),
+            warplines=tuple(Warpline(a=a, b=b) for a, b in warplines),
+            homes=(),
+        )
