@@ -38,3 +38,27 @@ def test_scaling_prints_a_table_per_sweep(capsys: pytest.CaptureFixture[str]) ->
         assert sweep in out
     assert "median ms" in out
     assert "peak MiB" in out
+
+
+def test_render_report_prints_its_table(capsys: pytest.CaptureFixture[str]) -> None:
+    from benchmarks import render_report
+
+    # When the report-rendering benchmark runs in quick mode
+    assert render_report.main(["--quick"]) == 0
+    # Then it prints the timing and size tables and a target line for each map
+    out = capsys.readouterr().out
+    assert "all artefacts of one report" in out
+    assert "sizes in bytes" in out
+    assert "target: classic map (322 hexes) < 150 ms" in out
+    assert "target: generated map" in out
+
+
+def test_parse_orders_prints_its_table(capsys: pytest.CaptureFixture[str]) -> None:
+    from benchmarks import parse_orders
+
+    # When the order-mail benchmark runs in quick mode
+    assert parse_orders.main(["--quick"]) == 0
+    # Then it prints the parse_mail row and the target line
+    out = capsys.readouterr().out
+    assert "parse_mail: block, header, orders" in out
+    assert "target: parse_mail < 20 ms" in out

@@ -22,6 +22,11 @@ def narrate(events: Iterable[ev.AnyEvent]) -> list[str]:
     return lines
 
 
+def event_lines(event: ev.AnyEvent) -> list[str]:
+    """The lines of one event (a redacted copy is written from the fields it still has)."""
+    return _WRITERS[type(event)](event)
+
+
 def _began(e: ev.PlayerTurnBegan) -> list[str]:
     return [f"== Turn {e.turn}, {e.player_turn}'s player-turn =="]
 

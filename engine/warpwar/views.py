@@ -8,7 +8,7 @@ types carry no attributes, BP or orders of other players at all.
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from engine.warpwar.events import AnyEvent
 from engine.warpwar.ships import Ship, tech_level_for_turn
@@ -64,6 +64,8 @@ class PlayerView(BaseModel):
     enemy_ships: tuple[Sighting, ...]
     combats: tuple[CombatView, ...]
     winners: tuple[str, ...]
+    warpships_named: int = Field(0, description="Highest W number given to this player so far")
+    systemships_named: int = Field(0, description="Highest S number given to this player so far")
 
     def ship(self, name: str) -> Ship | None:
         return next((s for s in self.own_ships if s.name == name), None)
@@ -100,6 +102,8 @@ def player_view(state: GameState, player: str) -> PlayerView:
             _combat_view(state, player, c.star, c.round) for c in state.combats if c.star in own_hexes
         ),
         winners=tuple(state.winners),
+        warpships_named=state.player(player).warpships_named,
+        systemships_named=state.player(player).systemships_named,
     )
 
 

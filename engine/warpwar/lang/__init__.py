@@ -1,0 +1,1 @@
+"""The WarpWar order language: parsing mail into typed orders, printing orders as text, merging mails."""

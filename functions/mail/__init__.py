@@ -1,0 +1,1 @@
+"""Inbound mail: reading what players send (MIME, charsets, HTML) into text the games parse."""

@@ -1,0 +1,437 @@
+"""Draw a ``Picture`` (engine/core/picture.py) as a PNG (Pillow) and as a zoomable SVG.
+
+Both images come from one list of pixel-space shapes, so they always show the same thing. The
+PNG is ``WIDTH`` pixels wide (a phone shows it at full width and lets the reader zoom); the
+SVG has the same ``viewBox`` and scales to its container. Fonts are Pillow's built-in
+FreeType face (``ImageFont.load_default(size=...)``): no font file to ship, each size loaded
+once per process.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from html import escape
+from typing import Literal
+
+from PIL import Image, ImageDraw, ImageFont
+
+from engine.core.picture import Arrow, LegendEntry, Marker, Picture, Point
+
+WIDTH = 800
+MARGIN = 14
+DETAIL_SCALE = 16.0
+"""Pixels per cell radius below which detail labels (fleet names) are left out: on a large
+map they would cover each other; the SVG's tooltips and the report's tables still name them."""
+MAX_SCALE = 44.0
+"""Pixels per cell radius at most (a tiny map is not blown up to absurd hexes)."""
+TITLE_SIZE = 20
+SUBTITLE_SIZE = 14
+LEGEND_SIZE = 14
+LEGEND_SWATCH = 16
+HALO = "#ffffff"
+PALETTE_COLOURS = 64
+PNG_COMPRESSION = 3
+
+Anchor = Literal["top", "bottom", "left", "right", "middle", "topleft"]
+
+
+@dataclass(frozen=True)
+class Poly:
+    points: tuple[Point, ...]
+    fill: str | None
+    outline: str | None = None
+    width: int = 1
+    closed: bool = True
+    title: str = ""
+
+
+@dataclass(frozen=True)
+class Circle:
+    x: float
+    y: float
+    r: float
+    fill: str | None
+    outline: str | None = None
+    width: int = 1
+
+
+@dataclass(frozen=True)
+class Text:
+    x: float
+    y: float
+    text: str
+    size: int
+    colour: str
+    anchor: Anchor = "middle"
+    bold: bool = False
+    halo: bool = True
+
+
+@dataclass(frozen=True)
+class Hexes:
+    """Many same-sized hex cells with one fill (one SVG path, one loop in Pillow)."""
+
+    centres: tuple[Point, ...]
+    radius: float
+    fill: str
+    outline: str
+
+
+Shape = Poly | Circle | Text | Hexes
+
+
+@dataclass
+class Canvas:
+    """The image's size and the shapes to draw on it, back to front."""
+
+    width: int
+    height: int
+    background: str
+    shapes: list[Shape] = field(default_factory=list)
+
+
+# --- Layout: from picture units to pixels ---------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Frame:
+    scale: float
+    dx: float
+    dy: float
+
+    def at(self, x: float, y: float) -> Point:
+        return (x * self.scale + self.dx, y * self.scale + self.dy)
+
+
+def canvas(picture: Picture, width: int = WIDTH) -> Canvas:
+    """Lay the picture out ``width`` pixels wide: title, map, legend below it."""
+    left, top, right, bottom = picture.bounds()
+    scale = min(MAX_SCALE, (width - 2 * MARGIN) / (right - left))
+    title_height = MARGIN + TITLE_SIZE + 6 + (SUBTITLE_SIZE + 6 if picture.subtitle else 0)
+    map_width = (right - left) * scale
+    frame = Frame(scale=scale, dx=(width - map_width) / 2 - left * scale, dy=title_height - top * scale)
+    map_bottom = title_height + (bottom - top) * scale
+    legend, legend_height = _legend(picture.legend, width, map_bottom + 10, picture.label_colour)
+    height = math.ceil(map_bottom + 10 + legend_height + MARGIN)
+    out = Canvas(width=width, height=height, background=picture.background)
+    out.shapes += _title(picture, width)
+    out.shapes += _cells(picture, frame)
+    out.shapes += [_line(line.a, line.b, line.colour, line.width, frame) for line in picture.lines]
+    for arrow in picture.arrows:
+        out.shapes += _arrow(arrow, frame)
+    for marker in picture.markers:
+        out.shapes.append(_marker(marker, frame))
+    # Labels after every marker, so no marker covers a name.
+    out.shapes += [t for m in picture.markers if (t := _label(m, frame, picture.label_colour))]
+    out.shapes += legend
+    return out
+
+
+def _title(picture: Picture, width: int) -> list[Shape]:
+    shapes: list[Shape] = [
+        Text(
+            MARGIN, MARGIN, picture.title, TITLE_SIZE, picture.label_colour, "topleft", bold=True, halo=False
+        )
+    ]
+    if picture.subtitle:
+        y = MARGIN + TITLE_SIZE + 6
+        shapes.append(Text(MARGIN, y, picture.subtitle, SUBTITLE_SIZE, "#555555", "topleft", halo=False))
+    return shapes
+
+
+def _cells(picture: Picture, frame: Frame) -> list[Shape]:
+    by_fill: dict[str, list[Point]] = defaultdict(list)
+    for cell in picture.cells:
+        by_fill[cell.fill or picture.cell_colour].append(frame.at(cell.x, cell.y))
+    return [
+        Hexes(centres=tuple(points), radius=frame.scale, fill=fill, outline=picture.cell_outline)
+        for fill, points in by_fill.items()
+    ]
+
+
+def _pixels(width: float, frame: Frame) -> int:
+    return max(1, round(width * frame.scale))
+
+
+def _line(a: Point, b: Point, colour: str, width: float, frame: Frame) -> Poly:
+    return Poly(
+        points=(frame.at(*a), frame.at(*b)),
+        fill=None,
+        outline=colour,
+        width=_pixels(width, frame),
+        closed=False,
+    )
+
+
+def _arrow(arrow: Arrow, frame: Frame) -> list[Shape]:
+    points = tuple(frame.at(*p) for p in arrow.points)
+    width = _pixels(arrow.width, frame)
+    (x0, y0), (x1, y1) = points[-2], points[-1]
+    length = math.hypot(x1 - x0, y1 - y0) or 1.0
+    ux, uy = (x1 - x0) / length, (y1 - y0) / length
+    head = max(7.0, 0.45 * frame.scale)
+    # The head's tip stops short of the centre, so it does not sit on the star or fleet there.
+    tip = (x1 - ux * 0.3 * frame.scale, y1 - uy * 0.3 * frame.scale)
+    back = (tip[0] - ux * head, tip[1] - uy * head)
+    wing = (-uy * head * 0.5, ux * head * 0.5)
+    shaft = (*points[:-1], back)
+    return [
+        Poly(points=shaft, fill=None, outline=arrow.colour, width=width, closed=False),
+        Poly(
+            points=(tip, (back[0] + wing[0], back[1] + wing[1]), (back[0] - wing[0], back[1] - wing[1])),
+            fill=arrow.colour,
+        ),
+    ]
+
+
+def _shape_points(shape: str, x: float, y: float, r: float) -> tuple[Point, ...]:
+    if shape == "star":
+        return tuple(
+            (x + (r if i % 2 == 0 else r * 0.45) * math.sin(i * math.pi / 5),
+             y - (r if i % 2 == 0 else r * 0.45) * math.cos(i * math.pi / 5))
+            for i in range(10)
+        )  # fmt: skip
+    if shape == "square":
+        return ((x - r, y - r), (x + r, y - r), (x + r, y + r), (x - r, y + r))
+    if shape == "diamond":
+        return ((x, y - r), (x + r, y), (x, y + r), (x - r, y))
+    # triangle, pointing up
+    return ((x, y - r), (x + r * 0.9, y + r * 0.7), (x - r * 0.9, y + r * 0.7))
+
+
+def _marker(marker: Marker, frame: Frame) -> Shape:
+    x, y = frame.at(marker.x, marker.y)
+    r = max(3.0, marker.size * frame.scale)
+    fill = None if marker.hollow else marker.colour
+    outline = marker.colour if marker.hollow else marker.outline
+    width = 2 if marker.hollow else 1
+    if marker.shape == "circle":
+        return Circle(x, y, r, fill, outline, width)
+    return Poly(_shape_points(marker.shape, x, y, r), fill, outline, width, title=marker.title)
+
+
+def label_size(frame: Frame) -> int:
+    """Label font size for a map scale: about half a hex, never below phone-legible."""
+    return int(min(16, max(10, 0.42 * frame.scale)))
+
+
+def _label(marker: Marker, frame: Frame, colour: str) -> Text | None:
+    if not marker.label or (marker.detail and frame.scale < DETAIL_SCALE):
+        return None
+    x, y = frame.at(marker.x, marker.y)
+    gap = max(3.0, (marker.label_gap or marker.size) * frame.scale) + 2
+    size = label_size(frame)
+    if marker.detail:
+        size = max(9, size - 2)
+    where = marker.label_at
+    if where == "below":
+        return Text(x, y + gap, marker.label, size, colour, "top")
+    if where == "above":
+        return Text(x, y - gap, marker.label, size, colour, "bottom")
+    if where == "left":
+        return Text(x - gap, y, marker.label, size, colour, "right")
+    return Text(x + gap, y, marker.label, size, colour, "left")
+
+
+def _legend(entries: Sequence[LegendEntry], width: int, top: float, colour: str) -> tuple[list[Shape], float]:
+    """Legend keys flowed left to right, wrapping at the image's width."""
+    shapes: list[Shape] = []
+    font = _font(LEGEND_SIZE)
+    x, y = float(MARGIN), top
+    line_height = LEGEND_SWATCH + 8
+    for entry in entries:
+        item_width = LEGEND_SWATCH + 6 + font.getlength(entry.label) + 18
+        if x + item_width > width - MARGIN and x > MARGIN:
+            x, y = float(MARGIN), y + line_height
+        shapes += _swatch(entry, x, y)
+        text_x = x + LEGEND_SWATCH + 6
+        shapes.append(
+            Text(text_x, y + LEGEND_SWATCH / 2, entry.label, LEGEND_SIZE, colour, "left", halo=False)
+        )
+        x += item_width
+    height = (y - top + line_height) if entries else 0.0
+    return shapes, height
+
+
+def _swatch(entry: LegendEntry, x: float, y: float) -> list[Shape]:
+    half = LEGEND_SWATCH / 2
+    cx, cy = x + half, y + half
+    if entry.symbol == "line":
+        return [Poly(((x, cy), (x + LEGEND_SWATCH, cy)), None, entry.colour, 3, closed=False)]
+    if entry.symbol == "arrow":
+        tip = (x + LEGEND_SWATCH, cy)
+        return [
+            Poly(((x, cy), (x + LEGEND_SWATCH - 6, cy)), None, entry.colour, 3, closed=False),
+            Poly((tip, (tip[0] - 7, cy - 5), (tip[0] - 7, cy + 5)), entry.colour),
+        ]
+    r = half - 1
+    if entry.symbol == "circle":
+        return [Circle(cx, cy, r, None if entry.hollow else entry.colour, entry.colour, 2)]
+    fill = None if entry.hollow else entry.colour
+    outline = entry.colour if entry.hollow else "#5c4a12" if entry.symbol == "star" else None
+    return [Poly(_shape_points(entry.symbol, cx, cy, r), fill, outline, 2 if entry.hollow else 1)]
+
+
+# --- PNG ------------------------------------------------------------------------------------------
+
+
+@cache
+def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    return ImageFont.load_default(size=size)
+
+
+_PIL_ANCHOR: dict[Anchor, str] = {
+    "top": "ma",
+    "bottom": "md",
+    "left": "lm",
+    "right": "rm",
+    "middle": "mm",
+    "topleft": "la",
+}
+
+
+def _hex_corners(x: float, y: float, r: float) -> list[Point]:
+    h = r * 0.8660254037844386
+    return [
+        (x + r, y),
+        (x + r / 2, y + h),
+        (x - r / 2, y + h),
+        (x - r, y),
+        (x - r / 2, y - h),
+        (x + r / 2, y - h),
+    ]
+
+
+def to_png(picture: Picture, width: int = WIDTH) -> bytes:
+    """The picture as PNG bytes, ``width`` pixels wide."""
+    return png_bytes(canvas(picture, width))
+
+
+def png_bytes(drawn: Canvas) -> bytes:
+    image = Image.new("RGB", (drawn.width, drawn.height), drawn.background)
+    draw = ImageDraw.Draw(image)
+    for shape in drawn.shapes:
+        _draw(draw, shape)
+    out = io.BytesIO()
+    # A map has few colours: as a palette image the PNG is a third of the size and compresses
+    # in a fraction of the time (the quantising costs less than the saving it brings).
+    image.quantize(colors=PALETTE_COLOURS, method=Image.Quantize.FASTOCTREE).save(
+        out, format="PNG", compress_level=PNG_COMPRESSION
+    )
+    return out.getvalue()
+
+
+def _draw(draw: ImageDraw.ImageDraw, shape: Shape) -> None:
+    if isinstance(shape, Hexes):
+        for x, y in shape.centres:
+            draw.polygon(_hex_corners(x, y, shape.radius), fill=shape.fill, outline=shape.outline)
+    elif isinstance(shape, Poly):
+        points = list(shape.points)
+        if shape.closed:
+            draw.polygon(points, fill=shape.fill, outline=shape.outline, width=shape.width)
+        else:
+            draw.line(points, fill=shape.outline, width=shape.width, joint="curve")
+    elif isinstance(shape, Circle):
+        box = (shape.x - shape.r, shape.y - shape.r, shape.x + shape.r, shape.y + shape.r)
+        draw.ellipse(box, fill=shape.fill, outline=shape.outline, width=shape.width)
+    else:
+        _draw_text(draw, shape)
+
+
+def _draw_text(draw: ImageDraw.ImageDraw, text: Text) -> None:
+    font = _font(text.size)
+    anchor = _PIL_ANCHOR[text.anchor]
+    if text.halo:
+        # A plate behind the label rather than a stroked outline: as legible over warplines,
+        # and FreeType stroking costs three times the text itself.
+        left, top, right, bottom = font.getbbox(text.text, anchor=anchor)
+        draw.rectangle(
+            (text.x + left - 2, text.y + top - 1, text.x + right + 1, text.y + bottom + 1), fill=HALO
+        )
+    draw.text(
+        (text.x, text.y),
+        text.text,
+        fill=text.colour,
+        font=font,
+        anchor=anchor,
+        # The built-in face has no bold: a stroke in the text's own colour thickens it.
+        stroke_width=1 if text.bold else 0,
+        stroke_fill=text.colour,
+    )
+
+
+# --- SVG ------------------------------------------------------------------------------------------
+
+
+def to_svg(picture: Picture, width: int = WIDTH) -> str:
+    """The picture as SVG text with a ``viewBox``: it scales to any width and zooms cleanly."""
+    return svg_text(canvas(picture, width))
+
+
+def svg_text(drawn: Canvas) -> str:
+    head = (
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {drawn.width} {drawn.height}" '
+        f'width="{drawn.width}" height="{drawn.height}" font-family="DejaVu Sans, Arial, sans-serif">'
+    )
+    body = [f'<rect width="100%" height="100%" fill="{_attr(drawn.background)}"/>']
+    body += (_svg(shape) for shape in drawn.shapes)
+    return "\n".join([head, *body, "</svg>", ""])
+
+
+def _n(value: float) -> str:
+    return f"{value:.1f}".removesuffix(".0")
+
+
+def _attr(value: str) -> str:
+    return escape(value, quote=True)
+
+
+def _points(points: Iterable[Point]) -> str:
+    return " ".join(f"{_n(x)},{_n(y)}" for x, y in points)
+
+
+_SVG_ANCHOR: dict[Anchor, tuple[str, float]] = {
+    # (text-anchor, baseline offset in font sizes): not every viewer knows dominant-baseline.
+    "top": ("middle", 0.8),
+    "bottom": ("middle", -0.2),
+    "left": ("start", 0.35),
+    "right": ("end", 0.35),
+    "middle": ("middle", 0.35),
+    "topleft": ("start", 0.8),
+}
+
+
+def _svg(shape: Shape) -> str:
+    if isinstance(shape, Hexes):
+        path = "".join(
+            "M" + "L".join(f"{_n(x)},{_n(y)}" for x, y in _hex_corners(cx, cy, shape.radius)) + "Z"
+            for cx, cy in shape.centres
+        )
+        return f'<path d="{path}" fill="{_attr(shape.fill)}" stroke="{_attr(shape.outline)}"/>'
+    if isinstance(shape, Poly):
+        fill = _attr(shape.fill) if shape.fill else "none"
+        stroke = (
+            f' stroke="{_attr(shape.outline)}" stroke-width="{shape.width}" stroke-linejoin="round"'
+            if shape.outline
+            else ""
+        )
+        tag = "polygon" if shape.closed else "polyline"
+        title = f"<title>{escape(shape.title)}</title>" if shape.title else ""
+        end = f">{title}</{tag}>" if title else "/>"
+        return f'<{tag} points="{_points(shape.points)}" fill="{fill}"{stroke}{end}'
+    if isinstance(shape, Circle):
+        fill = _attr(shape.fill) if shape.fill else "none"
+        stroke = f' stroke="{_attr(shape.outline)}" stroke-width="{shape.width}"' if shape.outline else ""
+        return f'<circle cx="{_n(shape.x)}" cy="{_n(shape.y)}" r="{_n(shape.r)}" fill="{fill}"{stroke}/>'
+    anchor, offset = _SVG_ANCHOR[shape.anchor]
+    halo = ' stroke="#ffffff" stroke-width="3" paint-order="stroke"' if shape.halo else ""
+    weight = ' font-weight="bold"' if shape.bold else ""
+    return (
+        f'<text x="{_n(shape.x)}" y="{_n(shape.y + offset * shape.size)}" font-size="{shape.size}" '
+        f'text-anchor="{anchor}" fill="{_attr(shape.colour)}"{weight}{halo}>{escape(shape.text)}</text>'
+    )

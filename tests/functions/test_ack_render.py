@@ -1,0 +1,36 @@
+"""The acknowledgement mail rendered (functions/render/ack.py): readable anywhere, nothing a player
+writes can inject into it."""
+
+from __future__ import annotations
+
+from engine.warpwar.lang.ack import acknowledge
+from functions.render.ack import WIDTH, render_ack
+from tests.engine.lang.test_ack import MAIL, fleet
+from tests.engine.lang.test_check import view_of
+
+
+def test_text_and_html_carry_the_verdict_orders_problems_and_forecast() -> None:
+    text, html = render_ack(acknowledge(MAIL, view_of(fleet()), deadline="Friday 18:00 UTC"))
+    for part in (text, html):
+        assert "2 orders understood and submitted" in part
+        assert "BUILD WARPSHIP AT 0101 PD=6 B=3 S=2" in part
+        assert "Deadline: " in part
+        assert "W2 will be built at Alpha (0101)" in part
+    assert "  line 7  BUILD WARPSHIP AT 0101 PD=6 B=3 S=2" in text
+    assert 'Line 9: "MOVE W3 0707": W3 cannot move from Delta (0505) to 0707' in text
+
+
+def test_plain_text_fits_78_columns() -> None:
+    long_line = "MOVE W3 " + " ".join(["0707"] * 40)
+    body = MAIL.replace("MOVE W3 0707", long_line)
+    text, _ = render_ack(acknowledge(body, view_of(fleet()), deadline="x" * 120))
+    assert max(len(line) for line in text.splitlines()) <= WIDTH
+
+
+def test_player_text_comes_out_escaped_in_html_and_literal_in_text() -> None:
+    body = MAIL.replace("MOVE W3 0707", "MOVE W3 <script>alert(1)</script> {{ x }}")
+    text, html = render_ack(acknowledge(body, view_of(fleet())))
+    assert "<script>" not in html
+    assert "&lt;script&gt;" in html
+    assert "{{ x }}" in html
+    assert "<script>alert(1)</script> {{ x }}" in text
