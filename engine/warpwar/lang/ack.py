@@ -53,10 +53,13 @@ def acknowledge(body: str, view: PlayerView, deadline: str | None = None) -> Ack
     """Read, check and forecast an order mail from the player whose view is given."""
     parsed = parse_mail(body, LangContext.from_view(view))
     sources = {line.number: line.raw.strip() for line in find_block(body).lines}
-    problems = [
-        _with_source(p, sources)
-        for p in (*parsed.problems, *check_turn(parsed, view), *check_rounds(parsed, view))
-    ]
+    problems = sorted(
+        (
+            _with_source(p, sources)
+            for p in (*parsed.problems, *check_turn(parsed, view), *check_rounds(parsed, view))
+        ),
+        key=_mail_order,
+    )
     errors = tuple(p for p in problems if p.severity == "error")
     warnings = tuple(p for p in problems if p.severity == "warning")
     fatal = any(p.line is None for p in errors)
@@ -81,6 +84,11 @@ def acknowledge(body: str, view: PlayerView, deadline: str | None = None) -> Ack
         orders=orders,
         rounds=rounds,
     )
+
+
+def _mail_order(problem: Problem) -> int:
+    """Whole-mail problems first, then the rest in the order of the lines they are about."""
+    return -1 if problem.line is None else problem.line
 
 
 def _with_source(problem: Problem, sources: dict[int, str]) -> Problem:
