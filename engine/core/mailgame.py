@@ -1,0 +1,97 @@
+"""What the host asks a game about mail (game-agnostic).
+
+The host finds the game and the player, authenticates the mail and stores what the game
+accepts; the game reads the mail. Everything crosses this boundary as text and data: the stored
+state as JSON, the mail body as text, the accepted orders as JSON per *scope* (the thing they are
+orders for), and the acknowledgement as the game's own pydantic model, which the host renders
+(functions/render) and never inspects beyond :class:`Reading`.
+
+Scopes are strings the store can sort and select by prefix: ``turn:<n>`` for a player-turn's orders
+and ``combat:<star>:<round>`` for one round of one combat.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Protocol
+
+from pydantic import BaseModel, ConfigDict
+
+Earlier = Callable[[str], str | None]
+"""The player's latest stored orders JSON for a scope, or None: what an ADD mail adds to."""
+
+
+def turn_scope(turn: int) -> str:
+    return f"turn:{turn}"
+
+
+def combat_scope(star: str, round_: int) -> str:
+    return f"combat:{star}:{round_}"
+
+
+def no_earlier(scope: str) -> str | None:
+    """For a reading with nothing stored before it."""
+    return None
+
+
+class ScopedOrders(BaseModel):
+    """Accepted orders for one scope: what the host stores as one submission."""
+
+    model_config = ConfigDict(frozen=True)
+
+    scope: str
+    orders_json: str
+
+
+class Reading(BaseModel):
+    """What a game made of one order mail from one player."""
+
+    model_config = ConfigDict(frozen=True)
+
+    game_id: str
+    player: str
+    turn: int
+    submitted: bool
+    """True when orders were accepted to be stored (never for CHECK or a mail with nothing usable)."""
+    parts: tuple[ScopedOrders, ...]
+    """The submission per scope after this mail (an ADD mail already merged with ``earlier``);
+    empty when nothing was submitted."""
+    verdict: str
+    """One line saying what became of the mail (for the mail log and the subject line)."""
+    ack: BaseModel
+    """The game's acknowledgement as data, rendered by the host's renderer for this game."""
+
+
+class MailGame(Protocol):
+    """A game's side of play by mail."""
+
+    key: str
+
+    def read_orders(
+        self,
+        state_json: str,
+        player: str,
+        body: str,
+        deadline: str | None = None,
+        notes: Sequence[str] = (),
+        earlier: Earlier = no_earlier,
+    ) -> Reading:
+        """Read, check and accept an order mail's ``body`` from ``player`` against the stored state.
+
+        ``notes`` are problems the host met reading the mail (a guessed charset, a broken MIME
+        structure), passed on to the player in the acknowledgement. Never raises on anything a
+        player writes."""
+        ...
+
+    def sheet(self, state_json: str, player: str, deadline: str | None = None) -> str:
+        """The form the player fills in next: the orders sheet, or the combat sheet(s) while the
+        player has combats to fight."""
+        ...
+
+    def order_lines(self, scope: str, orders_json: str) -> list[str]:
+        """Stored orders as the player would write them, one per line (for STATUS)."""
+        ...
+
+    def help_text(self) -> str:
+        """A short summary of the game's order language, for HELP."""
+        ...

@@ -1,0 +1,176 @@
+"""WarpWar's side of play by mail (engine/core/mailgame.py): an order mail read, checked and
+acknowledged (lang/ack.py), merged with the earlier mail when it says ``ADD`` (lang/merge.py),
+and the sheets a player fills in (lang/sheet.py).
+
+Submissions are stored per scope: the player-turn's orders (``turn:<n>``, a ``TurnOrders``) and
+each combat round's orders (``combat:<star>:<round>``, a ``RoundOrders``), so that a mail with
+only combat orders leaves the turn's orders alone, and the reverse.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engine.core.mailgame import Earlier, Reading, ScopedOrders, combat_scope, no_earlier, turn_scope
+from engine.core.orderblock import Header, Problem
+from engine.warpwar.lang.ack import Acknowledgement, acknowledge
+from engine.warpwar.lang.check import orders_turn
+from engine.warpwar.lang.context import LangContext
+from engine.warpwar.lang.forecast import forecast
+from engine.warpwar.lang.merge import merge
+from engine.warpwar.lang.parser import ParsedOrders, parse_mail
+from engine.warpwar.lang.printer import order_text, round_lines
+from engine.warpwar.lang.sheet import combat_sheet, orders_sheet
+from engine.warpwar.orders import RoundOrders, TurnOrders
+from engine.warpwar.state import GameState
+from engine.warpwar.views import PlayerView, player_view
+
+HELP = """\
+WarpWar orders, in short (the players' guide has everything):
+
+  GAME <game id>           the orders start here
+  PLAYER <your id>
+  TURN <number>
+  CODE <your secret code>  without it nothing is accepted
+  ADD                      optional: add to the orders you sent before
+  CHECK                    optional: check only, submit nothing
+  BUILD WARPSHIP AT Babylon PD=6 B=3 S=2
+  BASE AT Mosul 10
+  LOAD W3 10 / UNLOAD W3 10 / SCRAP W3
+  REPAIR W3 PD=2 S=1 / RESUPPLY W3 M=6 SH=4
+  MOVE W3 1421 1522 / MOVE W3 WARP Babylon DROP S20
+  PRIORITY W3 A H SH M / ECM W3 EVEN / STANDING W3 DODGE: D=3 S=2
+  REARRANGE S20 ONTO W3
+  COMBAT Babylon ROUND 1   then one line per ship:
+  W3 ATTACK P2.S25: D=0 B=3 S=2 M=P2.S25@3
+  END                      the orders stop here
+
+A later mail replaces your earlier orders for the turn, unless it says ADD.
+Easiest: reply to your results mail and fill in the orders sheet at its end.
+"""
+
+
+class WarpWarMail:
+    key = "warpwar"
+
+    def read_orders(
+        self,
+        state_json: str,
+        player: str,
+        body: str,
+        deadline: str | None = None,
+        notes: Sequence[str] = (),
+        earlier: Earlier = no_earlier,
+    ) -> Reading:
+        view = player_view(GameState.model_validate_json(state_json), player)
+        ack = _with_notes(acknowledge(body, view, deadline), notes)
+        turn = orders_turn(view)
+        parts: tuple[ScopedOrders, ...] = ()
+        if ack.submitted:
+            if ack.header.add:
+                ack = _added(ack, body, view, turn, earlier)
+            parts = _parts(ack, turn)
+        return Reading(
+            game_id=view.game_id,
+            player=player,
+            turn=turn,
+            submitted=bool(parts),
+            parts=parts,
+            verdict=ack.verdict,
+            ack=ack,
+        )
+
+    def sheet(self, state_json: str, player: str, deadline: str | None = None) -> str:
+        view = player_view(GameState.model_validate_json(state_json), player)
+        if view.combats:
+            return "\n".join(combat_sheet(view, combat.star, deadline) for combat in view.combats)
+        return orders_sheet(view, deadline)
+
+    def order_lines(self, scope: str, orders_json: str) -> list[str]:
+        if scope.startswith("combat:"):
+            return round_lines(RoundOrders.model_validate_json(orders_json))
+        return [order_text(order) for order in TurnOrders.model_validate_json(orders_json).orders]
+
+    def help_text(self) -> str:
+        return HELP
+
+
+def _with_notes(ack: Acknowledgement, notes: Sequence[str]) -> Acknowledgement:
+    """The host's problems reading the mail come first among the warnings: they concern it all."""
+    if not notes:
+        return ack
+    found = tuple(Problem(line=None, text="", message=note, severity="warning") for note in notes)
+    return ack.model_copy(update={"warnings": found + ack.warnings})
+
+
+def _parts(ack: Acknowledgement, turn: int) -> tuple[ScopedOrders, ...]:
+    parts = []
+    if ack.orders.orders:
+        parts.append(ScopedOrders(scope=turn_scope(turn), orders_json=ack.orders.model_dump_json()))
+    parts += [
+        ScopedOrders(scope=combat_scope(section.star, section.round), orders_json=section.model_dump_json())
+        for section in ack.rounds
+    ]
+    return tuple(parts)
+
+
+def _added(ack: Acknowledgement, body: str, view: PlayerView, turn: int, earlier: Earlier) -> Acknowledgement:
+    """The acknowledgement of an ADD mail, its accepted orders merged with the earlier mail's
+    (docs/players.md, "When you change your mind"), with a warning for each order replaced."""
+    accepted = _accepted(ack, parse_mail(body, LangContext.from_view(view)))
+    turn_json = earlier(turn_scope(turn)) if ack.orders.orders else None
+    rounds_json = [stored for s in ack.rounds if (stored := earlier(combat_scope(s.star, s.round)))]
+    before = _stored(ack.player, turn_json, tuple(RoundOrders.model_validate_json(r) for r in rounds_json))
+    merged = merge(before, accepted)
+    warnings = tuple(
+        sorted((*ack.warnings, *merged.problems), key=lambda p: -1 if p.line is None else p.line)
+    )
+    kept = len(merged.turn.orders) - len(ack.orders.orders)
+    update: dict[str, object] = {"orders": merged.turn, "rounds": merged.rounds, "warnings": warnings}
+    if kept > 0:
+        update["forecast"] = tuple(forecast(merged.turn, view).lines())
+        update["verdict"] = f"{ack.verdict}; added to the {_orders(kept)} sent before"
+    return ack.model_copy(update=update)
+
+
+def _mail_order(problem: Problem) -> int:
+    return -1 if problem.line is None else problem.line
+
+
+def _orders(n: int) -> str:
+    return "1 order" if n == 1 else f"{n} orders"
+
+
+def _stored(player: str, turn_json: str | None, rounds: tuple[RoundOrders, ...]) -> ParsedOrders:
+    """Stored orders as a parsed mail (their line numbers are not kept: merge only quotes the
+    later mail's lines)."""
+    turn = TurnOrders.model_validate_json(turn_json) if turn_json else TurnOrders(player=player)
+    return ParsedOrders(
+        header=Header(),
+        turn=turn,
+        turn_lines=tuple(0 for _ in turn.orders),
+        rounds=rounds,
+        round_lines=tuple({} for _ in rounds),
+        problems=(),
+    )
+
+
+def _accepted(ack: Acknowledgement, parsed: ParsedOrders) -> ParsedOrders:
+    """The accepted orders of ``ack`` with the mail lines they came from, as merge wants them."""
+    bad = {problem.line for problem in ack.errors}
+    lines = tuple(line for line in parsed.turn_lines if line not in bad)
+    sections = {
+        (section.star, section.round): lines
+        for section, lines in zip(parsed.rounds, parsed.round_lines, strict=False)
+    }
+    return ParsedOrders(
+        header=ack.header,
+        turn=ack.orders,
+        turn_lines=lines,
+        rounds=ack.rounds,
+        round_lines=tuple(
+            {ship: line for ship, line in sections.get((s.star, s.round), {}).items() if ship in s.ships}
+            for s in ack.rounds
+        ),
+        problems=(),
+    )

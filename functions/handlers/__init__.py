@@ -1,0 +1,1 @@
+"""Lambda entry points: thin, over the services in functions/host."""

@@ -1,0 +1,87 @@
+"""Inbound mail: the S3 event for each raw message the SES receipt rule stored.
+
+Thin: it reads the raw mail and hands it to the service (functions/host/inbound.py). Nothing
+escapes it: a mail whose handling fails is logged (Logger, with the exception), counted
+(metric ``InboundFailed``, which the alarm watches) and entered in the mail log with the error,
+and the raw mail stays in the bucket for the GM to deliver again. It never deletes the raw mail.
+
+moto's (and S3's) event keys are URL-encoded: ``unquote_plus``. The ``S3Event`` data class is used
+rather than the pydantic ``S3Model``, which refuses moto's events (docs: aws-local.md).
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from functools import cache
+from typing import Any
+from urllib.parse import unquote_plus
+
+import boto3  # type: ignore[import-untyped]
+from aws_lambda_powertools import Logger, Metrics, Tracer
+from aws_lambda_powertools.metrics import MetricUnit
+from aws_lambda_powertools.utilities.data_classes import S3Event
+from aws_lambda_powertools.utilities.typing import LambdaContext
+
+from functions.host.inbound import InboundOutcome, receive
+from functions.mail.ses import Mailer, SesMailer
+from functions.resources import Settings
+from functions.store import MailLogEntry, Store
+
+logger = Logger()
+metrics = Metrics()
+tracer = Tracer()
+
+MAX_ERROR = 500
+
+
+@cache
+def dependencies() -> tuple[Settings, Store, Mailer, Any]:
+    """Made once per Lambda container, from its environment."""
+    settings = Settings.from_environment()
+    s3 = boto3.client("s3")
+    return settings, Store(settings, s3=s3), SesMailer(), s3
+
+
+@metrics.log_metrics
+@tracer.capture_lambda_handler
+@logger.inject_lambda_context
+def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
+    outcomes = [
+        handle_object(record.s3.bucket.name, unquote_plus(record.s3.get_object.key))
+        for record in S3Event(event).records
+    ]
+    return {"outcomes": outcomes}
+
+
+def handle_object(bucket: str, key: str) -> dict[str, Any]:
+    """One raw mail; never raises."""
+    now = datetime.now(UTC)
+    settings, store, mailer, s3 = dependencies()
+    try:
+        raw = s3.get_object(Bucket=bucket, Key=key)["Body"].read()
+        outcome = receive(raw, key, now, store, mailer, settings)
+    except Exception as error:
+        return _failed(store, key, now, error)
+    _count(outcome)
+    logger.info("inbound mail", extra={"key": key, **outcome.model_dump(mode="json")})
+    return {"key": key, **outcome.model_dump(mode="json")}
+
+
+def _count(outcome: InboundOutcome) -> None:
+    metrics.add_metric(name=f"Inbound{outcome.status.capitalize()}", unit=MetricUnit.Count, value=1)
+
+
+def _failed(store: Store, key: str, now: datetime, error: Exception) -> dict[str, Any]:
+    reason = f"error: {type(error).__name__}: {error}"[:MAX_ERROR]
+    logger.exception("inbound mail failed", extra={"key": key})
+    metrics.add_metric(name="InboundFailed", unit=MetricUnit.Count, value=1)
+    try:
+        store.log_mail(
+            MailLogEntry(
+                game_id=None, at=now, direction="rejected", address="", subject="", reason=reason, key=key
+            )
+        )
+    except Exception:
+        # The store itself may be what failed: the log line and the metric above remain.
+        logger.exception("could not enter the failure in the mail log", extra={"key": key})
+    return {"key": key, "status": "failed", "reason": reason}

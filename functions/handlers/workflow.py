@@ -1,0 +1,130 @@
+"""The turn workflow's Lambda handlers (functions/statemachine/turn.asl.json), thin over
+functions/host/turns.py.
+
+``find_due`` reads the clock once per workflow run (or takes ``now`` from its input: the local
+mode's clock) and hands that ``now`` to every game, so a retried ``process_game`` decides exactly
+as its first attempt did. ``process_game`` lets a failure escape: the state machine retries it,
+then catches it into ``park_failed``, which parks the game for the GM and counts it in the
+``GamesParked`` metric that the alarm watches.
+"""
+
+from __future__ import annotations
+
+import os
+from datetime import UTC, datetime
+from functools import cache
+from typing import Any
+
+from aws_lambda_powertools import Logger, Metrics, Tracer
+from aws_lambda_powertools.metrics import MetricUnit
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
+
+from functions.host import turns
+from functions.mail.outbox import OutboxMailer
+from functions.mail.ses import Mailer, SesMailer
+from functions.resources import METRICS_NAMESPACE, SERVICE, Settings
+from functions.store import Store
+
+OUTBOX_VARIABLE = "WARPMAIL_OUTBOX"
+"""Set (a folder) in the local mode: mail goes there instead of to SES."""
+PARK_ATTEMPTS = 3
+CAUSE_LIMIT = 1000
+
+# Named here as well as in the environment: the module may be imported before its environment is set.
+logger = Logger(service=SERVICE)
+metrics = Metrics(namespace=METRICS_NAMESPACE, service=SERVICE)
+tracer = Tracer(service=SERVICE)
+
+
+class FindDueEvent(BaseModel):
+    """The schedule's event; ``now`` only when a local clock drives the workflow."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    now: AwareDatetime | None = None
+
+
+class GameEvent(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+    game_id: str
+    now: AwareDatetime
+
+
+class Failure(BaseModel):
+    """What the state machine's Catch puts in ``$.error``."""
+
+    model_config = ConfigDict(extra="ignore", populate_by_name=True)
+
+    error: str = Field("Unknown", alias="Error")
+    cause: str = Field("", alias="Cause")
+
+
+class FailedGame(GameEvent):
+    error: Failure = Failure()
+
+
+@cache
+def settings() -> Settings:
+    return Settings.from_environment()
+
+
+@cache
+def store() -> Store:
+    return Store(settings())
+
+
+@cache
+def mailer() -> Mailer:
+    outbox = os.environ.get(OUTBOX_VARIABLE)
+    return OutboxMailer(outbox) if outbox else SesMailer()
+
+
+@metrics.log_metrics
+@tracer.capture_lambda_handler
+def find_due(event: dict[str, Any], context: Any) -> dict[str, Any]:
+    """{"games": [game ids], "now": ISO time}: the games with something due."""
+    now = FindDueEvent.model_validate(event or {}).now or datetime.now(UTC)
+    games = [game.game_id for game in store().due_games(now)]
+    logger.info("games due", extra={"games": games, "now": now.isoformat()})
+    metrics.add_metric(name="GamesDue", unit=MetricUnit.Count, value=len(games))
+    return {"games": games, "now": now.isoformat()}
+
+
+@metrics.log_metrics
+@tracer.capture_lambda_handler
+def process_game(event: dict[str, Any], context: Any) -> dict[str, Any]:
+    """Process one game; the summary is the Map iteration's result."""
+    request = GameEvent.model_validate(event)
+    logger.append_keys(game_id=request.game_id)
+    summary = turns.process_game(request.game_id, request.now, store(), mailer(), settings())
+    logger.info("game processed", extra=summary.model_dump())
+    metrics.add_metric(name="StepsPlayed", unit=MetricUnit.Count, value=summary.steps)
+    metrics.add_metric(name="ResultsMailsSent", unit=MetricUnit.Count, value=summary.mails)
+    return summary.model_dump(mode="json")
+
+
+@metrics.log_metrics
+@tracer.capture_lambda_handler
+def park_failed(event: dict[str, Any], context: Any) -> dict[str, Any]:
+    """Park the game whose processing failed every attempt, with the error, for the GM."""
+    failed = FailedGame.model_validate(event)
+    logger.append_keys(game_id=failed.game_id)
+    reason = f"{failed.error.error}: {failed.error.cause[:CAUSE_LIMIT]}"
+    parked = park(failed.game_id, reason)
+    logger.error("game parked", extra={"reason": reason, "parked": parked})
+    metrics.add_metric(name="GamesParked", unit=MetricUnit.Count, value=1)
+    return {"game_id": failed.game_id, "parked": parked, "reason": reason}
+
+
+def park(game_id: str, reason: str) -> bool:
+    """Mark the game parked (a new version of its record, conditional as every write is)."""
+    games = store()
+    for _ in range(PARK_ATTEMPTS):
+        game = games.game(game_id)
+        if game is None:
+            return False
+        update = {"parked": reason, "failures": game.failures + 1}
+        if games.update_game(game.model_copy(update=update), expected_version=game.version):
+            return True
+    return False

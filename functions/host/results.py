@@ -1,0 +1,141 @@
+"""Every player's results mail, whatever the game: what the turn service asks a hosted game
+(``GameHost``), and how a game's rendered results become the mail sent (``results_mail``).
+
+The game decides what its players wait for (``Pending``), plays a step (``Played``) and renders
+each player's results (``Rendered``: text, HTML, files); the host only schedules, stores, and
+addresses the mail. Deadlines reach the game as text already in the player's own time zone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Literal, Protocol
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from pydantic import BaseModel, ConfigDict
+
+from engine.core.mailgame import ScopedOrders
+from functions.mail.compose import Attachment, MailKind, OutgoingMail
+from functions.store.records import GameRecord, PlayerRecord
+
+TurnMode = Literal["sequential", "cycle"]
+CombatMode = Literal["mail", "standing"]
+
+
+class Wanted(BaseModel):
+    """One player's orders for one scope ("turn:5", "combat:2223:2") that a step waits for."""
+
+    model_config = ConfigDict(frozen=True)
+
+    player: str
+    scope: str
+
+
+class Pending(BaseModel):
+    """What a game waits for next, played together in one step.
+
+    ``clock``: which of the game's deadlines applies (``GameRecord.deadline`` for player-turns,
+    ``round_deadline`` for combat rounds). ``period``: changes when a new deadline period begins
+    (a new player-turn in sequential mode, a new game-turn in cycle mode); it stays the same
+    through the combats of a player-turn."""
+
+    model_config = ConfigDict(frozen=True)
+
+    clock: Literal["turn", "round"]
+    wants: tuple[Wanted, ...]
+    period: str
+    standing: bool = False
+    """Combats the step starts are fought to the end at once, from standing orders."""
+
+
+class Deadlines(BaseModel):
+    """The deadlines a player is told, as text in their own time zone (None: no deadline)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    turn: str | None = None
+    round: str | None = None
+
+
+@dataclass(frozen=True)
+class Rendered:
+    """One player's results, ready to mail: the subject (without the game prefix), the text and
+    HTML bodies, and the files (an inline image has a ``content_id``)."""
+
+    subject: str
+    text: str
+    html: str | None
+    files: tuple[Attachment, ...]
+    game_name: str
+    kind: MailKind = "results"
+
+
+@dataclass(frozen=True)
+class Played:
+    """A step played: the new state, and each player's results of it."""
+
+    state_json: str
+    turn: int
+    over: bool
+    render: Callable[[str, Deadlines], Rendered]
+    """(player, deadlines) -> the player's results of the step."""
+
+
+class GameHost(Protocol):
+    """What the turn service asks a game (the WarpWar one: functions/host/warpwar_host.py)."""
+
+    key: str
+
+    def pending(self, state_json: str, turn_mode: TurnMode, combat_mode: CombatMode) -> Pending | None:
+        """What the game waits for next; None when the game is over."""
+        ...
+
+    def robot_orders(
+        self, state_json: str, player: str, level: str, scopes: Sequence[str]
+    ) -> list[tuple[ScopedOrders, str]]:
+        """A computer player's orders for ``scopes``, each with the mail text it wrote."""
+        ...
+
+    def play(self, state_json: str, pending: Pending, orders: Mapping[Wanted, str]) -> Played:
+        """Play ``pending`` with the orders (JSON) that are in; missing orders are waived (a
+        player-turn) or left to standing orders (a combat round)."""
+        ...
+
+    def opening(self, state_json: str) -> Played:
+        """The players' first results of a new game: where they stand, and their first sheet."""
+        ...
+
+
+def results_mail(game: GameRecord, player: PlayerRecord, rendered: Rendered) -> OutgoingMail:
+    return OutgoingMail(
+        to=player.address,
+        subject=rendered.subject,
+        text=rendered.text,
+        html=rendered.html,
+        attachments=rendered.files,
+        game_id=game.game_id,
+        player_id=player.player_id,
+        kind=rendered.kind,
+        game_name=rendered.game_name,
+    )
+
+
+def deadline_text(moment: datetime | None, timezone: str) -> str | None:
+    """``moment`` as the player reads it: "2025-03-02 18:00 CET"; UTC when the zone is unknown."""
+    if moment is None:
+        return None
+    try:
+        zone = ZoneInfo(timezone)
+    except (ZoneInfoNotFoundError, ValueError):
+        zone = ZoneInfo("UTC")
+    local = moment.astimezone(zone)
+    return f"{local:%Y-%m-%d %H:%M} {local.tzname()}"
+
+
+def deadlines_for(game: GameRecord, player: PlayerRecord) -> Deadlines:
+    return Deadlines(
+        turn=deadline_text(game.deadline, player.timezone),
+        round=deadline_text(game.round_deadline, player.timezone),
+    )

@@ -1,0 +1,226 @@
+"""WarpWar behind the turn service (functions/host/results.py ``GameHost``): what the game waits
+for, a step played through the engine's game interface (engine/games.py), the robots' orders
+written from their own view and read as a player's mail is read (engine/warpwar/mailgame.py),
+and each player's results rendered (report, map, orders or combat sheet).
+
+A step is one player-turn (Build and Movement; it pauses when it starts combats), or one round
+of every combat of the player-turn. Combats at different stars are fought side by side: their
+rounds resolve together, as soon as every side's orders for every combat are in, or at the round
+deadline from standing orders. In the "standing" combat mode every round is fought at once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from engine.core.mailgame import ScopedOrders, combat_scope, turn_scope
+from engine.games import WARPWAR
+from engine.warpwar import robot
+from engine.warpwar.events import AnyEvent
+from engine.warpwar.lang.check import where
+from engine.warpwar.lang.printer import order_text
+from engine.warpwar.lang.sheet import combat_sheet, orders_sheet
+from engine.warpwar.mailgame import WarpWarMail
+from engine.warpwar.orders import OrderResult, RoundOrders, TurnOrders
+from engine.warpwar.picture import map_picture
+from engine.warpwar.report import build_report
+from engine.warpwar.state import GameState, Stage
+from engine.warpwar.turn import Outcome
+from engine.warpwar.views import PlayerView, player_view
+from functions.host.results import CombatMode, Deadlines, Pending, Played, Rendered, TurnMode, Wanted
+from functions.mail.compose import Attachment
+from functions.render.report import MAP_CONTENT_ID, render_report
+
+GAME_NAME = "WarpWar"
+ROUND_LIMIT = 500
+"""Rounds fought from standing orders in one step before giving up: combat ends long before
+(rules VII: a retreat, a side destroyed, or rounds without damage past Screens)."""
+
+
+class WarpWarHost:
+    key = WARPWAR.key
+
+    def pending(self, state_json: str, turn_mode: TurnMode, combat_mode: CombatMode) -> Pending | None:
+        return pending(GameState.model_validate_json(state_json), turn_mode, combat_mode)
+
+    def robot_orders(
+        self, state_json: str, player: str, level: str, scopes: Sequence[str]
+    ) -> list[tuple[ScopedOrders, str]]:
+        state = GameState.model_validate_json(state_json)
+        view = player_view(state, player)
+        strength = robot.Level(level) if level in robot.Level.__members__.values() else robot.Level.CADET
+        written: list[tuple[ScopedOrders, str]] = []
+        for scope in scopes:
+            text = _robot_mail(state, view, scope, strength)
+            reading = WarpWarMail().read_orders(state_json, player, text)
+            part = next((p for p in reading.parts if p.scope == scope), None)
+            written.append((part or ScopedOrders(scope=scope, orders_json=_no_orders(player, scope)), text))
+        return written
+
+    def play(self, state_json: str, pending: Pending, orders: Mapping[Wanted, str]) -> Played:
+        state = GameState.model_validate_json(state_json)
+        actor = state.active_player.id
+        if state.stage is Stage.ORDERS:
+            sent = orders.get(Wanted(player=actor, scope=turn_scope(state.turn)))
+            turn = TurnOrders.model_validate_json(sent) if sent is not None else None
+            played = _play_turn(state, turn)
+            if pending.standing and played.state.stage is Stage.COMBAT:
+                played = _then(played, _fight_standing(played.state))
+            return _played(played, actor, _texts(turn))
+        if not pending.wants:
+            return _played(_fight_standing(state), actor)
+        rounds = [RoundOrders.model_validate_json(orders[w]) for w in pending.wants if w in orders]
+        sides = {(o.player, o.star) for o in rounds}
+        rounds += [_empty_round(w) for w in pending.wants if _side(w) not in sides]
+        return _played(WARPWAR.process(state, rounds), actor)
+
+    def opening(self, state_json: str) -> Played:
+        state = GameState.model_validate_json(state_json)
+        return _played(Outcome(state=state, events=[], results=[]), state.active_player.id)
+
+
+def pending(state: GameState, turn_mode: TurnMode, combat_mode: CombatMode) -> Pending | None:
+    if state.stage is Stage.OVER:
+        return None
+    active = state.active_player.id
+    period = turn_scope(state.turn) if turn_mode == "cycle" else f"{turn_scope(state.turn)}/{active}"
+    if state.stage is Stage.COMBAT:
+        wants = () if combat_mode == "standing" else tuple(_combat_wants(state))
+        return Pending(clock="round", wants=wants, period=period)
+    players = [active]
+    if turn_mode == "cycle":
+        players = [p.id for p in state.players[state.active :] if not p.eliminated]
+    return Pending(
+        standing=combat_mode == "standing",
+        clock="turn",
+        wants=tuple(Wanted(player=p, scope=turn_scope(state.turn)) for p in players),
+        period=period,
+    )
+
+
+def _combat_wants(state: GameState) -> list[Wanted]:
+    return [
+        Wanted(player=side, scope=combat_scope(combat.star, combat.round))
+        for combat in sorted(state.combats, key=lambda c: c.star)
+        for side in sorted({s.owner for s in state.ships.values() if s.location == combat.star})
+    ]
+
+
+def _side(wanted: Wanted) -> tuple[str, str]:
+    return wanted.player, wanted.scope.split(":")[1]
+
+
+def _empty_round(wanted: Wanted) -> RoundOrders:
+    """A side that sent nothing fights on its standing orders."""
+    _, star, round_ = wanted.scope.split(":")
+    return RoundOrders(player=wanted.player, star=star, round=int(round_))
+
+
+def _no_orders(player: str, scope: str) -> str:
+    if scope.startswith("combat:"):
+        return _empty_round(Wanted(player=player, scope=scope)).model_dump_json()
+    return TurnOrders(player=player).model_dump_json()
+
+
+def _robot_mail(state: GameState, view: PlayerView, scope: str, level: robot.Level) -> str:
+    if scope.startswith("combat:"):
+        _, star, round_ = scope.split(":")
+        combat = next((c for c in state.combats if c.star == star), None)
+        return robot.write_round(view, star, int(round_), robot.stream_for(state, view.player, combat), level)
+    return robot.write_turn(view, robot.stream_for(state, view.player), level)
+
+
+def _play_turn(state: GameState, turn: TurnOrders | None) -> Outcome:
+    """The active player's player-turn; without orders it is waived (ships hold, nothing is
+    built, income still comes)."""
+    return _as_outcome(WARPWAR.process(state, [turn] if turn is not None else []))
+
+
+def _texts(turn: TurnOrders | None) -> list[str]:
+    return [order_text(order) for order in turn.orders] if turn is not None else []
+
+
+def _fight_standing(state: GameState) -> Outcome:
+    events: list[AnyEvent] = []
+    results: list[OrderResult] = []
+    for _ in range(ROUND_LIMIT):
+        if state.stage is not Stage.COMBAT:
+            return Outcome(state=state, events=events, results=results)
+        outcome = _as_outcome(WARPWAR.process(state, []))
+        state, events, results = outcome.state, events + outcome.events, results + outcome.results
+    raise RuntimeError(f"combat still going after {ROUND_LIMIT} rounds from standing orders")
+
+
+def _then(first: Outcome, second: Outcome) -> Outcome:
+    return Outcome(
+        state=second.state, events=first.events + second.events, results=first.results + second.results
+    )
+
+
+def _as_outcome(outcome: object) -> Outcome:
+    assert isinstance(outcome, Outcome)  # WarpWar's process answers its own Outcome
+    return outcome
+
+
+def _played(outcome: object, actor: str, texts: Sequence[str] = ()) -> Played:
+    """A step's ``outcome``: the orders' fate goes to ``actor``, whose player-turn it was
+    (``texts``: their turn orders as written)."""
+    done = _as_outcome(outcome)
+    state = done.state
+
+    def render(player: str, deadlines: Deadlines) -> Rendered:
+        own, written = (done.results, texts) if player == actor else ([], [])
+        return render_results(player, state, done.events, own, written, deadlines)
+
+    return Played(
+        state_json=state.model_dump_json(), turn=state.turn, over=state.stage is Stage.OVER, render=render
+    )
+
+
+def render_results(
+    player: str,
+    state: GameState,
+    events: Sequence[AnyEvent],
+    results: Sequence[OrderResult],
+    order_texts: Sequence[str],
+    deadlines: Deadlines,
+) -> Rendered:
+    """``player``'s report of a step: what they saw happen, their orders' fate, where they
+    stand, the map, and the sheet to fill in next (the combat sheet while they fight)."""
+    view = player_view(state, player)
+    deadline = deadlines.round if view.combats else deadlines.turn
+    report = build_report(view, events, results, _sheet(view, deadline), deadline, order_texts)
+    rendered = render_report(report, map_picture(view, events))
+    stem = f"{view.game_id}-turn-{view.turn}"
+    files = (
+        Attachment(
+            filename="map.png", content_type="image/png", data=rendered.png, content_id=MAP_CONTENT_ID
+        ),
+        Attachment(filename=f"{stem}-map.svg", content_type="image/svg+xml", data=rendered.svg.encode()),
+        Attachment(filename=f"{stem}.json", content_type="application/json", data=rendered.json.encode()),
+    )
+    return Rendered(
+        subject=_subject(view),
+        text=rendered.text,
+        html=rendered.html,
+        files=files,
+        game_name=GAME_NAME,
+        kind="combat" if view.combats else "results",
+    )
+
+
+def _sheet(view: PlayerView, deadline: str | None) -> str:
+    if view.stage is Stage.OVER:
+        return ""
+    if view.combats:
+        return "\n".join(combat_sheet(view, combat.star, deadline) for combat in view.combats)
+    return orders_sheet(view, deadline)
+
+
+def _subject(view: PlayerView) -> str:
+    if view.stage is Stage.OVER:
+        return f"Turn {view.turn}: the game is over"
+    if view.combats:
+        fights = ", ".join(f"{where(view, c.star)} round {c.round}" for c in view.combats)
+        return f"Turn {view.turn}: combat at {fights}"
+    return f"Turn {view.turn}: {view.active_player}'s player-turn"

@@ -1,0 +1,164 @@
+"""The local host: the whole pipeline on this machine, in one object.
+
+Folders under ``root``: ``inbox/`` (drop ``.eml`` files; delivered ones move to ``inbox/done/``),
+``outbox/`` (every mail the host sent, as ``.eml``, ``.html`` and ``.txt``) and ``state/`` (the
+snapshot of the table and buckets that makes a restart keep the games).
+
+Deliveries, ticks and saves take one lock, so mail arriving by SMTP, by the drop folder and the
+schedule's executions never interleave in moto.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from datetime import datetime
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from functions.local import persist
+from functions.local.aws import ACCOUNT_ID, LocalAws
+from functions.local.clock import SCHEDULE_INPUT, Clock, ExecutionResult, Ticker
+from functions.local.intake import DropFolder, SmtpIntake, store_raw_mail
+from functions.local.outbox import OutboxEntry, SesCapture, outbox_listing
+from functions.resources import Resources, resources
+
+
+class LocalHost:
+    """Start with :meth:`start` (or ``with LocalHost(root) as host:``), stop with :meth:`stop`.
+
+    ``smtp_port``: serve SMTP on 127.0.0.1 at that port; ``watch_seconds``: scan ``inbox/`` that
+    often; ``tick_seconds``: run the workflow that often. Each is off when None; :meth:`deliver`,
+    :meth:`scan_inbox` and :meth:`tick` do the same on demand.
+    """
+
+    def __init__(
+        self,
+        root: Path,
+        resources_: Resources | None = None,
+        smtp_port: int | None = None,
+        watch_seconds: float | None = None,
+        tick_seconds: float | None = None,
+    ) -> None:
+        self.root = root
+        self.resources = resources_ or resources("local")
+        self.inbox = root / "inbox"
+        self.outbox_folder = root / "outbox"
+        self.state_folder = root / "state"
+        self.aws = LocalAws(self.resources)
+        self.smtp_port = smtp_port
+        self.watch_seconds = watch_seconds
+        self.tick_seconds = tick_seconds
+        self.restored = persist.Snapshot()
+        self._lock = threading.RLock()
+        self._capture: SesCapture | None = None
+        self._clock: Clock | None = None
+        self._drop = DropFolder(self.inbox, self._deliver_raw)
+        self._smtp: SmtpIntake | None = None
+        self._ticker: Ticker | None = None
+
+    def __enter__(self) -> LocalHost:
+        self.start()
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+    ) -> None:
+        self.stop()
+
+    @property
+    def running(self) -> bool:
+        return self._capture is not None
+
+    def start(self) -> None:
+        self.outbox_folder.mkdir(parents=True, exist_ok=True)
+        self.aws.start(restore=self._restore)
+        self._capture = SesCapture(self.outbox_folder, ACCOUNT_ID, self.resources.region)
+        if self.aws.state_machine_arn:
+            self._clock = Clock(self.client("stepfunctions"), self.aws.state_machine_arn)
+        if self.smtp_port is not None:
+            self._smtp = SmtpIntake(self._deliver_raw, self.resources.mail_domain, self.smtp_port)
+            self._smtp.start()
+        if self.watch_seconds is not None:
+            self._drop.start(self.watch_seconds)
+        if self.tick_seconds is not None and self._clock is not None:
+            self._ticker = Ticker(self.tick, self.tick_seconds)
+            self._ticker.start()
+
+    def stop(self, save: bool = True) -> None:
+        """Stop taking mail and ticking, save the state (unless ``save`` is False), stop moto."""
+        if not self.running:
+            return
+        if self._ticker is not None:
+            self._ticker.stop()
+            self._ticker = None
+        self._drop.stop()
+        if self._smtp is not None:
+            self._smtp.stop()
+            self._smtp = None
+        if save:
+            self.save()
+        self.aws.stop()
+        self._capture = None
+        self._clock = None
+
+    def client(self, service: str) -> Any:
+        """A boto3 client on the emulated AWS (valid while the host runs)."""
+        return self.aws.client(service)
+
+    @property
+    def smtp_address(self) -> tuple[str, int] | None:
+        return None if self._smtp is None else self._smtp.address
+
+    def deliver(self, mail: Path | bytes, envelope_from: str | None = None) -> str:
+        """Receive one raw message (bytes, or an ``.eml`` file left where it is); returns its S3
+        key. The inbound function has run and any reply is in the outbox when this returns."""
+        raw = mail.read_bytes() if isinstance(mail, Path) else mail
+        return self._deliver_raw(raw, envelope_from, ())
+
+    def scan_inbox(self) -> list[str]:
+        """Deliver the ``.eml`` files in ``inbox/`` now (moved to ``inbox/done/``)."""
+        return self._drop.scan()
+
+    def tick(self, now: datetime | None = None, payload: dict[str, Any] | None = None) -> ExecutionResult:
+        """One run of the turn workflow, as the schedule starts it; mail sent is in the outbox.
+
+        ``now``: the time the workflow runs at (to pass a deadline without waiting for it); by
+        default it reads the clock as in AWS. ``payload`` replaces the whole input."""
+        if self._clock is None:
+            raise RuntimeError(f"no state machine: is {self.resources.state_machine_file} there?")
+        if payload is None and now is not None:
+            payload = SCHEDULE_INPUT | {"now": now.isoformat()}
+        with self._lock:
+            result = self._clock.tick(payload)
+            self._collect()
+        return result
+
+    def outbox(self) -> list[OutboxEntry]:
+        """Every mail sent so far (including any sent outside a delivery or a tick)."""
+        with self._lock:
+            self._collect()
+        return outbox_listing(self.outbox_folder)
+
+    def save(self) -> persist.Snapshot:
+        with self._lock:
+            return persist.save(self.state_folder, self.client("dynamodb"), self.client("s3"))
+
+    def _restore(self) -> None:
+        self.restored = persist.restore(self.state_folder, self.client("dynamodb"), self.client("s3"))
+
+    def _deliver_raw(self, raw: bytes, envelope_from: str | None, recipients: Sequence[str]) -> str:
+        with self._lock:
+            key = store_raw_mail(
+                self.client("s3"),
+                self.resources.mail_bucket,
+                self.resources.inbound_prefix,
+                raw,
+                envelope_from,
+            )
+            self._collect()
+        return key
+
+    def _collect(self) -> list[str]:
+        return [] if self._capture is None else self._capture.collect()

@@ -1,0 +1,282 @@
+"""Outgoing mail: from what the host wants to say (``OutgoingMail``) to a MIME message.
+
+Addresses. Every game has its own address, ``<game_id>@<domain>`` (``g1@warpmail.test``): the
+mail the host sends for a game carries it in ``Reply-To``, so a player who presses Reply sends
+orders to the game, and inbound mail finds its game from the recipient. Commands not tied to a
+game (JOIN, HELP) go to ``host@<domain>``. A game id is therefore a mail local part: lower-case
+letters, digits, ``-`` and ``_``, starting with a letter or digit, at most 64 characters, and
+never one of the ``RESERVED`` names (``host``, the RFC 2142 role addresses, the sender's usual
+local part), checked by ``valid_game_id``. Inbound, ``game_from_address`` reads the local part
+case-insensitively and drops a ``+tag`` (``g1+anything@`` is game ``g1``).
+
+Structure (what Gmail, Outlook and Apple Mail all display, inline images included)::
+
+    multipart/mixed                       only when there are attachments
+      multipart/alternative
+        text/plain
+        multipart/related                 only when there are inline images
+          text/html                       shows the images as ``cid:<content_id>``
+          image/png                       Content-ID: <content_id>, inline
+      application/json, image/svg+xml...  attachments
+
+Threads. All the mail of one game to one player forms one thread: every message refers
+(``References``, and ``In-Reply-To`` unless it answers a player's own mail) to a stable root
+id made from the game and the player, never sent itself; Apple Mail and Thunderbird thread on
+it. Outlook groups conversations by ``Thread-Index`` (whose GUID is made from the same game and
+player) and ``Thread-Topic``. Gmail also needs the subjects to match (after ``Re:``): a caller
+that wants one Gmail thread per game keeps ``OutgoingMail.subject`` the same for the game, and
+an acknowledgement that answers a player's mail uses ``Re: <their subject>`` (it then threads
+with the player's own sent mail). Amazon SES replaces the ``Message-ID`` (and ``Date``) of what
+it sends, so nothing may depend on our Message-ID surviving: the root id does not.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import re
+import uuid
+from datetime import UTC, datetime
+from email import policy
+from email.headerregistry import Address
+from email.message import EmailMessage, MIMEPart
+from email.utils import format_datetime, parseaddr
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+MailKind = Literal["ack", "results", "combat", "notice", "relay"]
+
+HOST_LOCAL_PART = "host"
+SENDER_NAME = "WarpMail"
+RESERVED = frozenset(
+    {
+        HOST_LOCAL_PART, "warpmail", "postmaster", "abuse", "hostmaster", "webmaster", "mailer-daemon",
+        "noreply", "no-reply", "root", "admin", "gm", "info", "security",
+    }
+)  # fmt: skip
+GAME_ID = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}")
+
+GAME_HEADER = "X-WarpMail-Game"
+KIND_HEADER = "X-WarpMail-Kind"
+"""Set on everything we send: inbound recognises our own mail coming back (a loop) by them."""
+
+MAIL_POLICY = policy.SMTP.clone(cte_type="7bit")
+"""CRLF line ends and 7-bit transfer encodings only (quoted-printable or base64 for anything
+else), so no relay on the way has to re-encode, and no body line exceeds 998 octets."""
+
+FILETIME_EPOCH = datetime(1601, 1, 1, tzinfo=UTC)
+MESSAGE_ID = re.compile(r"<?([^<>\s@]+@[^<>\s@]+)>?")
+
+
+class Attachment(BaseModel):
+    """A file sent with a mail; with a ``content_id`` it is shown inline in the HTML as
+    ``cid:<content_id>`` (the map PNG), without one it is an attachment (SVG map, JSON)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    filename: str
+    content_type: str
+    data: bytes
+    content_id: str | None = None
+
+
+class OutgoingMail(BaseModel):
+    """What the host sends one address; ``compose`` makes it a MIME message."""
+
+    model_config = ConfigDict(frozen=True)
+
+    to: str
+    """A bare address or ``Name <address>``."""
+    subject: str
+    """Without the game prefix: ``compose`` adds ``[<game_name> <game_id>]``."""
+    text: str
+    html: str | None = None
+    attachments: tuple[Attachment, ...] = ()
+    game_id: str | None = None
+    player_id: str | None = None
+    in_reply_to: str | None = None
+    """The Message-ID of the player's mail this answers (acknowledgements)."""
+    kind: MailKind
+    game_name: str = "WarpWar"
+
+
+def compose(mail: OutgoingMail, sender: str, domain: str, now: datetime | None = None) -> EmailMessage:
+    """``mail`` as a MIME message from ``sender`` (see the module doc for structure, threads and
+    addresses). ``now`` is the Date (the clock when not given; SES restamps it anyway).
+
+    Raises ValueError for a game id that cannot be a game address (see ``valid_game_id``).
+    """
+    message = EmailMessage(policy=MAIL_POLICY)
+    _address_headers(message, mail, sender, domain)
+    message["Subject"] = _subject(mail)
+    at = now or datetime.now(UTC)
+    message["Date"] = format_datetime(at)
+    message["Message-ID"] = f"<{mail.kind}.{uuid.uuid4().hex}@{domain}>"
+    _thread_headers(message, mail, domain, at)
+    # RFC 3834: an acknowledgement answers the player's mail; everything else is generated.
+    # Relayed player messages too, so that vacation responders stay silent.
+    message["Auto-Submitted"] = "auto-replied" if mail.kind == "ack" else "auto-generated"
+    # Exchange and Outlook: no out-of-office or other automatic answers to this mail.
+    message["X-Auto-Response-Suppress"] = "All"
+    # No "Precedence: bulk": it is non-standard (RFC 3834 prefers Auto-Submitted, which every
+    # major responder honours) and Gmail and others file "bulk" mail as promotions or spam,
+    # which would hide a player's results.
+    if mail.game_id is not None:
+        message[GAME_HEADER] = mail.game_id
+    message[KIND_HEADER] = mail.kind
+    _body(message, mail)
+    return message
+
+
+# --- Addresses ---
+
+
+def valid_game_id(game_id: str) -> bool:
+    """Whether ``game_id`` can be a game's address (the module doc says which can)."""
+    return GAME_ID.fullmatch(game_id) is not None and game_id not in RESERVED
+
+
+def game_address(game_id: str, domain: str) -> str:
+    """The address of game ``game_id``: ``<game_id>@<domain>``."""
+    if not valid_game_id(game_id):
+        raise ValueError(
+            f"game id {game_id!r} cannot be a mail address: use lower-case letters, digits, '-' and '_' "
+            f"(at most 64), not one of {sorted(RESERVED)}"
+        )
+    return f"{game_id}@{domain.lower()}"
+
+
+def host_address(domain: str) -> str:
+    """The address for commands not tied to a game."""
+    return f"{HOST_LOCAL_PART}@{domain.lower()}"
+
+
+def game_from_address(address: str, domain: str) -> str | None:
+    """The game whose address ``address`` is (``Name <g1@domain>`` too), or None: another
+    domain, the host address, a reserved name or no valid game id."""
+    local, _, at = parseaddr(address)[1].rpartition("@")
+    if not local or at.lower() != domain.lower():
+        return None
+    game_id = local.split("+", 1)[0].lower()
+    return game_id if valid_game_id(game_id) else None
+
+
+def _address_headers(message: EmailMessage, mail: OutgoingMail, sender: str, domain: str) -> None:
+    sender_name, sender_address = parseaddr(sender)
+    message["From"] = Address(sender_name or SENDER_NAME, addr_spec=sender_address)
+    to_name, to_address = parseaddr(mail.to)
+    if "@" not in to_address:
+        raise ValueError(f"not a mail address: {mail.to!r}")
+    message["To"] = Address(to_name, addr_spec=to_address)
+    if mail.game_id is None:
+        message["Reply-To"] = Address(SENDER_NAME, addr_spec=host_address(domain))
+    else:
+        name = f"{mail.game_name} {mail.game_id}"
+        message["Reply-To"] = Address(name, addr_spec=game_address(mail.game_id, domain))
+
+
+def _subject(mail: OutgoingMail) -> str:
+    subject = " ".join(mail.subject.split())
+    if mail.game_id is None:
+        return subject
+    prefix = f"[{mail.game_name} {mail.game_id}]"
+    return subject if prefix in subject else f"{prefix} {subject}".strip()
+
+
+# --- Threads ---
+
+
+def _thread_key(mail: OutgoingMail) -> bytes:
+    who = mail.player_id if mail.player_id is not None else parseaddr(mail.to)[1].lower()
+    return f"{mail.game_id or HOST_LOCAL_PART}\x00{who}".encode()
+
+
+def thread_root(mail: OutgoingMail, domain: str) -> str:
+    """The id every mail of ``mail``'s game to its player refers to (the thread's root)."""
+    digest = hashlib.sha256(_thread_key(mail)).hexdigest()[:32]
+    return f"<thread.{digest}@{domain.lower()}>"
+
+
+def _thread_headers(message: EmailMessage, mail: OutgoingMail, domain: str, at: datetime) -> None:
+    root = thread_root(mail, domain)
+    replied = _message_id(mail.in_reply_to)
+    message["In-Reply-To"] = replied or root
+    message["References"] = f"{root} {replied}" if replied else root
+    message["Thread-Topic"] = f"{mail.game_name} {mail.game_id}" if mail.game_id else SENDER_NAME
+    message["Thread-Index"] = _thread_index(_thread_key(mail), at)
+
+
+def _message_id(value: str | None) -> str | None:
+    """``value`` as ``<id@host>``, or None when it is not a message id (a player's mail may
+    carry anything there, and it must never reach our headers unchecked)."""
+    if value is None:
+        return None
+    found = MESSAGE_ID.fullmatch(value.strip())
+    return f"<{found.group(1)}>" if found else None
+
+
+def _thread_index(key: bytes, at: datetime) -> str:
+    """An Outlook Thread-Index header block ([MS-OXOMSG] 2.2.1.3): a reserved byte, the high 40
+    bits of the FILETIME, and a GUID; the GUID (here from ``key``) names the conversation."""
+    filetime = int((at - FILETIME_EPOCH).total_seconds() * 10_000_000)
+    guid = hashlib.md5(key, usedforsecurity=False).digest()
+    return base64.b64encode(b"\x01" + (filetime >> 24).to_bytes(5, "big") + guid).decode("ascii")
+
+
+# --- Body ---
+
+
+def _body(message: EmailMessage, mail: OutgoingMail) -> None:
+    message.set_content(_text(mail.text))
+    inline = [attachment for attachment in mail.attachments if attachment.content_id]
+    if mail.html is not None:
+        message.add_alternative(mail.html, subtype="html")
+        html = message.get_body(preferencelist=("html",))
+        assert isinstance(html, MIMEPart)  # the part just added
+        for attachment in inline:
+            maintype, subtype = _content_type(attachment)
+            html.add_related(
+                attachment.data,
+                maintype,
+                subtype,
+                cid=f"<{str(attachment.content_id).strip('<>')}>",
+                disposition="inline",
+                filename=attachment.filename,
+                params=_content_params(attachment),
+            )
+        if inline:
+            # RFC 2387 requires the root part's type on multipart/related; older Outlooks need it.
+            html.set_param("type", "text/html")
+    for attachment in mail.attachments:
+        if attachment.content_id and mail.html is not None:
+            continue
+        # An inline image with no HTML to show it in is sent as an ordinary attachment.
+        maintype, subtype = _content_type(attachment)
+        message.add_attachment(
+            attachment.data,
+            maintype,
+            subtype,
+            filename=attachment.filename,
+            params=_content_params(attachment),
+        )
+
+
+def _text(text: str) -> str:
+    """The text body with its line ends normalised (the policy writes CRLF) and a final one."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return text if text.endswith("\n") else text + "\n"
+
+
+def _content_params(attachment: Attachment) -> dict[str, str]:
+    """The parameters of ``attachment``'s content type (``text/calendar; method=REQUEST``)."""
+    parsed = EmailMessage(policy=MAIL_POLICY)
+    parsed["Content-Type"] = attachment.content_type
+    return {str(name): str(value) for name, value in parsed["Content-Type"].params.items()}
+
+
+def _content_type(attachment: Attachment) -> tuple[str, str]:
+    maintype, _, subtype = attachment.content_type.partition("/")
+    if not maintype or not subtype:
+        return "application", "octet-stream"
+    return maintype.strip().lower(), subtype.split(";", 1)[0].strip().lower()

@@ -1,0 +1,179 @@
+"""The one description of WarpMail's AWS resources.
+
+Everything that names a resource reads it from here: the CDK app (``infra/``) to deploy, the local
+mode to provision moto with boto3 (:func:`functions.store.provision`), the tests, and the handlers,
+which get the names through their environment (:meth:`Resources.handler_environment`, read back by
+:meth:`Settings.from_environment`). The table's keys and indexes are described here too, so the
+deployed table and the local one cannot drift apart.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict
+
+SERVICE = "warpmail"
+METRICS_NAMESPACE = "WarpMail"
+STATE_MACHINE_FILE = Path(__file__).parent / "statemachine" / "turn.asl.json"
+
+# Attribute names of the single table (see docs/architecture.md for what each item puts in them).
+PK = "PK"
+SK = "SK"
+GSI1 = "GSI1"
+GSI1PK = "GSI1PK"
+GSI1SK = "GSI1SK"
+GSI2 = "GSI2"
+GSI2PK = "GSI2PK"
+GSI2SK = "GSI2SK"
+TTL_ATTRIBUTE = "expires"
+
+
+class Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+
+class FunctionSpec(Frozen):
+    """One Lambda function: ``key`` names it in the workflow, ``handler`` is its dotted entry point."""
+
+    key: str
+    handler: str
+    memory_mb: int
+    timeout_s: int
+
+
+class IndexSpec(Frozen):
+    """A global secondary index: both keys are strings, every attribute is projected."""
+
+    name: str
+    partition_key: str
+    sort_key: str
+
+
+class TableSpec(Frozen):
+    """The single table: string partition and sort keys, on-demand billing, TTL on ``ttl_attribute``
+    (epoch seconds)."""
+
+    partition_key: str = PK
+    sort_key: str = SK
+    ttl_attribute: str = TTL_ATTRIBUTE
+    indexes: tuple[IndexSpec, ...] = (
+        IndexSpec(name=GSI1, partition_key=GSI1PK, sort_key=GSI1SK),
+        IndexSpec(name=GSI2, partition_key=GSI2PK, sort_key=GSI2SK),
+    )
+
+    def key_attributes(self) -> tuple[str, ...]:
+        """Every attribute used as a key of the table or of an index, in a stable order."""
+        names = [self.partition_key, self.sort_key]
+        for index in self.indexes:
+            names += [index.partition_key, index.sort_key]
+        return tuple(dict.fromkeys(names))
+
+
+FUNCTIONS = (
+    FunctionSpec(key="inbound", handler="functions.handlers.inbound.handler", memory_mb=512, timeout_s=30),
+    FunctionSpec(key="find_due", handler="functions.handlers.workflow.find_due", memory_mb=256, timeout_s=30),
+    FunctionSpec(
+        key="process_game", handler="functions.handlers.workflow.process_game", memory_mb=1024, timeout_s=300
+    ),
+    FunctionSpec(
+        key="park_failed", handler="functions.handlers.workflow.park_failed", memory_mb=256, timeout_s=30
+    ),
+)
+
+
+class Resources(Frozen):
+    """The names and sizes of one deployment (``env``: "local", "test", "prod", ...)."""
+
+    env: str
+    region: str
+    table: str
+    table_spec: TableSpec = TableSpec()
+    mail_bucket: str
+    inbound_prefix: str = "inbound/"
+    state_bucket: str
+    mail_domain: str
+    sender: str
+    functions: tuple[FunctionSpec, ...] = FUNCTIONS
+    state_machine: str
+    state_machine_file: Path = STATE_MACHINE_FILE
+    schedule_minutes: int = 5
+
+    def function(self, key: str) -> FunctionSpec:
+        """The function with this key; KeyError names the keys there are."""
+        for spec in self.functions:
+            if spec.key == key:
+                return spec
+        raise KeyError(f"no function {key!r}; there are {', '.join(f.key for f in self.functions)}")
+
+    def function_name(self, key: str) -> str:
+        """The deployed name of the function with this key, e.g. "warpmail-prod-inbound"."""
+        return f"{SERVICE}-{self.env}-{self.function(key).key.replace('_', '-')}"
+
+    def settings(self) -> Settings:
+        return Settings(
+            table=self.table,
+            mail_bucket=self.mail_bucket,
+            state_bucket=self.state_bucket,
+            mail_domain=self.mail_domain,
+            sender=self.sender,
+        )
+
+    def handler_environment(self) -> dict[str, str]:
+        """The environment every handler is given (the CDK app and the local mode both set it)."""
+        return self.settings().environment() | {
+            "POWERTOOLS_SERVICE_NAME": SERVICE,
+            "POWERTOOLS_METRICS_NAMESPACE": METRICS_NAMESPACE,
+        }
+
+
+def resources(env: str = "local", mail_domain: str = "warpmail.test", region: str = "eu-west-1") -> Resources:
+    """The resources of deployment ``env``, receiving mail for ``mail_domain``."""
+    prefix = f"{SERVICE}-{env}"
+    return Resources(
+        env=env,
+        region=region,
+        table=prefix,
+        mail_bucket=f"{prefix}-mail",
+        state_bucket=f"{prefix}-state",
+        mail_domain=mail_domain,
+        sender=f"{SERVICE}@{mail_domain}",
+        state_machine=f"{prefix}-turns",
+    )
+
+
+ENVIRONMENT = {
+    "table": "WARPMAIL_TABLE",
+    "mail_bucket": "WARPMAIL_MAIL_BUCKET",
+    "state_bucket": "WARPMAIL_STATE_BUCKET",
+    "mail_domain": "WARPMAIL_DOMAIN",
+    "sender": "WARPMAIL_SENDER",
+}
+
+
+class MissingSettingError(RuntimeError):
+    """A handler started without the environment its deployment should have given it."""
+
+
+class Settings(Frozen):
+    """What a handler needs to know about its deployment, read from its environment."""
+
+    table: str
+    mail_bucket: str
+    state_bucket: str
+    mail_domain: str
+    sender: str
+
+    def environment(self) -> dict[str, str]:
+        values = self.model_dump()
+        return {variable: values[field] for field, variable in ENVIRONMENT.items()}
+
+    @classmethod
+    def from_environment(cls, environ: dict[str, str] | None = None) -> Settings:
+        """The settings in ``environ`` (the process environment by default)."""
+        source = os.environ if environ is None else environ
+        missing = [variable for variable in ENVIRONMENT.values() if not source.get(variable)]
+        if missing:
+            raise MissingSettingError(f"environment variables not set: {', '.join(missing)}")
+        return cls(**{field: source[variable] for field, variable in ENVIRONMENT.items()})

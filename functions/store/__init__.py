@@ -1,0 +1,29 @@
+"""Persistent game data: DynamoDB single table, S3 for large states (docs/architecture.md)."""
+
+from functions.store.provision import provision, table_definition
+from functions.store.records import (
+    GameRecord,
+    MailLogEntry,
+    NewSubmission,
+    PlayerRecord,
+    Submission,
+    awaited,
+    split_awaited,
+)
+from functions.store.store import INLINE_LIMIT, GameExistsError, GameNotFoundError, Store
+
+__all__ = [
+    "INLINE_LIMIT",
+    "GameExistsError",
+    "GameNotFoundError",
+    "GameRecord",
+    "MailLogEntry",
+    "NewSubmission",
+    "PlayerRecord",
+    "Store",
+    "Submission",
+    "awaited",
+    "provision",
+    "split_awaited",
+    "table_definition",
+]

@@ -1,0 +1,87 @@
+"""The key design of the single table (docs/architecture.md has the table of access patterns).
+
+Numbers in sort keys are zero-padded so that string order is numeric order; times are ISO 8601
+UTC strings, whose string order is time order.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import UTC, datetime
+
+GAMES = "GAMES"
+DUE = "DUE"
+META = "META"
+NO_GAME = "NOGAME"
+SEEN = "SEEN"
+# The index sort key of a game whose awaited orders are all in: before every real time.
+READY = "0000-00-00T00:00:00+00:00"
+STATE_PREFIX = "states/"
+
+
+def iso(moment: datetime) -> str:
+    """The one way a time is written in the table: ISO 8601 in UTC, "+00:00"."""
+    return moment.astimezone(UTC).isoformat()
+
+
+def epoch_seconds(moment: datetime) -> int:
+    """A TTL value: DynamoDB expects whole seconds since the epoch."""
+    return int(moment.timestamp())
+
+
+def game_pk(game_id: str) -> str:
+    return f"GAME#{game_id}"
+
+
+def player_sk(player_id: str) -> str:
+    return f"PLAYER#{player_id}"
+
+
+def address_pk(address: str) -> str:
+    return f"ADDR#{address}"
+
+
+def player_ref(game_id: str, player_id: str) -> str:
+    return f"GAME#{game_id}#PLAYER#{player_id}"
+
+
+def submission_prefix(scope_prefix: str = "", player_id: str | None = None) -> str:
+    """The sort-key prefix of submissions whose scope starts with ``scope_prefix`` (of one player
+    for a whole scope when ``player_id`` is given)."""
+    if player_id is None:
+        return f"SUB#{scope_prefix}"
+    return f"SUB#{scope_prefix}#{player_id}#"
+
+
+def submission_sk(scope: str, player_id: str, version: int) -> str:
+    return f"{submission_prefix(scope, player_id)}{version:06d}"
+
+
+def state_sk(version: int) -> str:
+    return f"STATE#{version:08d}"
+
+
+STATE_SK_PREFIX = "STATE#"
+LOG_SK_PREFIX = "LOG#"
+
+
+def log_pk(game_id: str | None) -> str:
+    return NO_GAME if game_id is None else game_pk(game_id)
+
+
+def log_sk(at: datetime, digest: str) -> str:
+    return f"{LOG_SK_PREFIX}{iso(at)}#{digest[:16]}"
+
+
+def seen_pk(message_id: str) -> str:
+    """Message-IDs may be long; past 200 characters their hash stands for them."""
+    if len(message_id) > 200:
+        message_id = "sha256:" + hashlib.sha256(message_id.encode()).hexdigest()
+    return f"MSG#{message_id}"
+
+
+def state_object_key(game_id: str, version: int, state_json: bytes) -> str:
+    """The S3 key of an offloaded state. The content hash in the name means two writers of the same
+    version never overwrite each other's object: the committed item points at its own."""
+    digest = hashlib.sha256(state_json).hexdigest()[:16]
+    return f"{STATE_PREFIX}{game_id}/{version:08d}-{digest}.json"

@@ -1,0 +1,425 @@
+"""The store: games, players, submissions, states, mail log and seen messages in one DynamoDB table,
+with states too big for an item in the state bucket.
+
+Every write that changes a game is a new version, conditional on the version it was computed from
+(:meth:`Store.commit`): of two workflow runs for the same game, exactly one commits.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterator, Sequence
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import boto3  # type: ignore[import-untyped]
+from boto3.dynamodb.types import TypeDeserializer, TypeSerializer  # type: ignore[import-untyped]
+from botocore.exceptions import ClientError  # type: ignore[import-untyped]
+
+from functions.resources import GSI1, GSI1PK, GSI1SK, GSI2, GSI2PK, GSI2SK, PK, SK, TTL_ATTRIBUTE, Settings
+from functions.store import keys
+from functions.store.records import GameRecord, MailLogEntry, NewSubmission, PlayerRecord, Submission
+
+# A state larger than this (UTF-8 bytes) goes to the state bucket; an item may hold 400 KB in all.
+INLINE_LIMIT = 300_000
+SUBMISSION_ATTEMPTS = 5
+
+_serializer = TypeSerializer()
+_deserializer = TypeDeserializer()
+
+Item = dict[str, Any]
+
+
+class GameExistsError(Exception):
+    """create_game for a game id that is taken."""
+
+
+class GameNotFoundError(LookupError):
+    """No such game, or no such version of it."""
+
+
+def _to_dynamo(values: Item) -> Item:
+    return {name: _serializer.serialize(value) for name, value in values.items()}
+
+
+def _from_dynamo(item: Item) -> Item:
+    return {name: _deserializer.deserialize(value) for name, value in item.items()}
+
+
+def _error_code(error: ClientError) -> str:
+    return str(error.response.get("Error", {}).get("Code", ""))
+
+
+def _scope_matches(scope: str, prefix: str) -> bool:
+    """A prefix selects a whole scope and the scopes under it: "combat:2223" selects "combat:2223"
+    and "combat:2223:2" but not "combat:22230"; a prefix ending in ":" selects every scope it starts."""
+    if not prefix or prefix.endswith(":"):
+        return scope.startswith(prefix)
+    return scope == prefix or scope.startswith(prefix + ":")
+
+
+class Store:
+    """The one way the host reads and writes persistent game data.
+
+    ``dynamodb`` and ``s3`` are boto3 clients (made from the environment when not given).
+    """
+
+    def __init__(self, settings: Settings, dynamodb: Any = None, s3: Any = None) -> None:
+        self.settings = settings
+        self.table = settings.table
+        self.dynamodb = dynamodb if dynamodb is not None else boto3.client("dynamodb")
+        self.s3 = s3 if s3 is not None else boto3.client("s3")
+
+    # --- games -------------------------------------------------------------------------------------
+
+    def create_game(self, game: GameRecord, players: Sequence[PlayerRecord], state_json: str) -> None:
+        """A new game with its players and its first state (version ``game.version``, usually 0).
+        Raises GameExistsError if the id is taken."""
+        strangers = [p.player_id for p in players if p.game_id != game.game_id]
+        if strangers:
+            raise ValueError(f"players {strangers} are not in game {game.game_id}")
+        state = self._state_attributes(game.game_id, game.version, state_json)
+        writes = [self._put(self._game_item(game), new=True)]
+        writes += [self._put(self._player_item(p), new=True) for p in players]
+        writes.append(self._put(self._state_item(game, state), new=True))
+        try:
+            self.dynamodb.transact_write_items(TransactItems=writes)
+        except ClientError as error:
+            if _error_code(error) == "TransactionCanceledException":
+                raise GameExistsError(f"game {game.game_id} exists already") from error
+            raise
+
+    def game(self, game_id: str) -> GameRecord | None:
+        item = self._get(keys.game_pk(game_id), keys.META)
+        return None if item is None else GameRecord.model_validate(item)
+
+    def games(self) -> list[GameRecord]:
+        """Every game, by id."""
+        items = self._query(IndexName=GSI1, **self._key_is(GSI1PK, keys.GAMES))
+        return [GameRecord.model_validate(item) for item in items]
+
+    def due_games(self, now: datetime) -> list[GameRecord]:
+        """The running, unparked games with a deadline passed at ``now`` or, where processing may be
+        early, every awaited order of a scope in. One query of the due index, never a scan."""
+        items = self._query(
+            IndexName=GSI2,
+            KeyConditionExpression="#pk = :pk AND #sk <= :now",
+            ExpressionAttributeNames={"#pk": GSI2PK, "#sk": GSI2SK},
+            ExpressionAttributeValues=_to_dynamo({":pk": keys.DUE, ":now": keys.iso(now)}),
+        )
+        games = [GameRecord.model_validate(item) for item in items]
+        return sorted((g for g in games if g.schedulable()), key=lambda g: g.game_id)
+
+    # --- players -----------------------------------------------------------------------------------
+
+    def players(self, game_id: str) -> list[PlayerRecord]:
+        items = self._query(**self._in_partition(keys.game_pk(game_id), keys.player_sk("")))
+        return [PlayerRecord.model_validate(item) for item in items]
+
+    def players_by_address(self, address: str) -> list[PlayerRecord]:
+        """Every player, in every game, registered with ``address`` (any case)."""
+        items = self._query(IndexName=GSI1, **self._key_is(GSI1PK, keys.address_pk(address.strip().lower())))
+        return [PlayerRecord.model_validate(item) for item in items]
+
+    def add_player(self, player: PlayerRecord) -> bool:
+        """A player joining a game; False if the player id is taken in that game."""
+        return self._put_new(self._player_item(player))
+
+    # --- submissions -------------------------------------------------------------------------------
+
+    def add_submission(self, new: NewSubmission) -> Submission:
+        """Store ``new`` as the player's next version for its scope; every version is kept. (A
+        ``Submission`` may be passed: its version is ignored.)"""
+        fields = new.model_dump(exclude={"version"})
+        for _ in range(SUBMISSION_ATTEMPTS):
+            version = self._latest_submission_version(new.game_id, new.scope, new.player_id) + 1
+            submission = Submission(**fields, version=version)
+            if self._put_new(self._submission_item(submission)):
+                self._mark_if_ready(self.game(new.game_id), new.scope)
+                return submission
+        raise RuntimeError(f"could not number a submission for {new.game_id}/{new.scope}/{new.player_id}")
+
+    def latest_submissions(self, game_id: str, scope_prefix: str = "") -> dict[tuple[str, str], Submission]:
+        """(player, scope) -> the latest submission, for the scopes ``scope_prefix`` selects ("turn:5"
+        that scope, "combat:2223" its rounds, "combat:" every combat, "" everything)."""
+        latest: dict[tuple[str, str], Submission] = {}
+        for item in self._query(
+            **self._in_partition(keys.game_pk(game_id), keys.submission_prefix(scope_prefix))
+        ):
+            submission = Submission.model_validate(item)
+            if _scope_matches(submission.scope, scope_prefix):
+                latest[(submission.player_id, submission.scope)] = submission
+        return latest
+
+    def submissions(self, game_id: str, scope: str, player_id: str) -> list[Submission]:
+        """Every version of a player's orders for a scope, oldest first."""
+        prefix = keys.submission_prefix(scope, player_id)
+        return [
+            Submission.model_validate(i)
+            for i in self._query(**self._in_partition(keys.game_pk(game_id), prefix))
+        ]
+
+    # --- states and versions -----------------------------------------------------------------------
+
+    def state(self, game_id: str, version: int | None = None) -> tuple[GameRecord, str]:
+        """The game as it was at ``version`` (the latest when None) and its state JSON."""
+        pk = keys.game_pk(game_id)
+        if version is None:
+            found = self._query_page(
+                **self._in_partition(pk, keys.STATE_SK_PREFIX), ScanIndexForward=False, Limit=1
+            )
+            item = found[0] if found else None
+        else:
+            item = self._get(pk, keys.state_sk(version))
+        if item is None:
+            raise GameNotFoundError(
+                f"no game {game_id}" + ("" if version is None else f" at version {version}")
+            )
+        return GameRecord.model_validate_json(item["game"]), self._load_state(item)
+
+    def commit(self, game: GameRecord, state_json: str, expected_version: int) -> bool:
+        """Save ``game`` and its new state as version ``expected_version + 1`` if the stored game is
+        still at ``expected_version``; False (nothing written) if someone else committed first."""
+        record = game.model_copy(update={"version": expected_version + 1})
+        state = self._state_attributes(game.game_id, record.version, state_json)
+        return self._write_version(record, state, expected_version)
+
+    def update_game(self, game: GameRecord, expected_version: int) -> bool:
+        """Change the game's metadata only (pause, park, count a failure): a new version with the
+        state of ``expected_version``, conditional as :meth:`commit` is."""
+        item = self._get(keys.game_pk(game.game_id), keys.state_sk(expected_version))
+        if item is None:
+            return False
+        record = game.model_copy(update={"version": expected_version + 1})
+        return self._write_version(record, self._stored_state(item), expected_version)
+
+    def rollback(self, game_id: str, to_version: int, expected_version: int) -> bool:
+        """Make the game and state of ``to_version`` current again, as a new version (history is kept)."""
+        item = self._get(keys.game_pk(game_id), keys.state_sk(to_version))
+        if item is None:
+            raise GameNotFoundError(f"no game {game_id} at version {to_version}")
+        old = GameRecord.model_validate_json(item["game"])
+        record = old.model_copy(update={"version": expected_version + 1})
+        return self._write_version(record, self._stored_state(item), expected_version)
+
+    # --- mail log and seen messages ----------------------------------------------------------------
+
+    def log_mail(self, entry: MailLogEntry, ttl_days: int = 400) -> None:
+        """Record a mail; logging the same entry twice (a retried handler) keeps one."""
+        digest = hashlib.sha256(entry.model_dump_json().encode()).hexdigest()
+        item = {
+            PK: keys.log_pk(entry.game_id),
+            SK: keys.log_sk(entry.at, digest),
+            "kind": "mail",
+            TTL_ATTRIBUTE: keys.epoch_seconds(entry.at + timedelta(days=ttl_days)),
+            **entry.model_dump(mode="json"),
+        }
+        self.dynamodb.put_item(TableName=self.table, Item=_to_dynamo(item))
+
+    def mail_log(self, game_id: str | None) -> list[MailLogEntry]:
+        """The mail of a game (None: mail that named no game), oldest first."""
+        items = self._query(**self._in_partition(keys.log_pk(game_id), keys.LOG_SK_PREFIX))
+        return [MailLogEntry.model_validate(item) for item in items]
+
+    def first_time(self, message_id: str, ttl_days: int = 30, now: datetime | None = None) -> bool:
+        """True the first time ``message_id`` is seen, False for every later delivery. The record
+        expires ``ttl_days`` after ``now`` (only the expiry reads the clock when ``now`` is not given)."""
+        moment = now if now is not None else datetime.now(UTC)
+        item = {
+            PK: keys.seen_pk(message_id),
+            SK: keys.SEEN,
+            "kind": "seen",
+            "message_id": message_id,
+            TTL_ATTRIBUTE: keys.epoch_seconds(moment + timedelta(days=ttl_days)),
+        }
+        return self._put_new(item)
+
+    def forget(self, message_id: str) -> None:
+        """Unsee ``message_id``, so that a delivery whose handling failed is handled when retried."""
+        self.dynamodb.delete_item(
+            TableName=self.table, Key=_to_dynamo({PK: keys.seen_pk(message_id), SK: keys.SEEN})
+        )
+
+    # --- items -------------------------------------------------------------------------------------
+
+    def _game_item(self, game: GameRecord) -> Item:
+        item: Item = {
+            PK: keys.game_pk(game.game_id),
+            SK: keys.META,
+            "kind": "game",
+            GSI1PK: keys.GAMES,
+            GSI1SK: keys.game_pk(game.game_id),
+            **game.model_dump(mode="json"),
+        }
+        deadline = game.next_deadline()
+        if game.schedulable() and deadline is not None:
+            item |= {GSI2PK: keys.DUE, GSI2SK: keys.iso(deadline)}
+        return item
+
+    def _player_item(self, player: PlayerRecord) -> Item:
+        return {
+            PK: keys.game_pk(player.game_id),
+            SK: keys.player_sk(player.player_id),
+            "kind": "player",
+            GSI1PK: keys.address_pk(player.address),
+            GSI1SK: keys.player_ref(player.game_id, player.player_id),
+            **player.model_dump(mode="json"),
+        }
+
+    def _submission_item(self, submission: Submission) -> Item:
+        return {
+            PK: keys.game_pk(submission.game_id),
+            SK: keys.submission_sk(submission.scope, submission.player_id, submission.version),
+            "kind": "submission",
+            **submission.model_dump(mode="json"),
+        }
+
+    def _state_item(self, game: GameRecord, state: Item) -> Item:
+        return {
+            PK: keys.game_pk(game.game_id),
+            SK: keys.state_sk(game.version),
+            "kind": "state",
+            "version": game.version,
+            "game": game.model_dump_json(),
+            **state,
+        }
+
+    def _state_attributes(self, game_id: str, version: int, state_json: str) -> Item:
+        """The state inline, or offloaded to the state bucket with a pointer when too big."""
+        encoded = state_json.encode()
+        if len(encoded) <= INLINE_LIMIT:
+            return {"state": state_json}
+        key = keys.state_object_key(game_id, version, encoded)
+        self.s3.put_object(
+            Bucket=self.settings.state_bucket, Key=key, Body=encoded, ContentType="application/json"
+        )
+        return {"state_key": key}
+
+    @staticmethod
+    def _stored_state(item: Item) -> Item:
+        return {name: item[name] for name in ("state", "state_key") if name in item}
+
+    def _load_state(self, item: Item) -> str:
+        if "state" in item:
+            return str(item["state"])
+        body = self.s3.get_object(Bucket=self.settings.state_bucket, Key=item["state_key"])["Body"]
+        return bytes(body.read()).decode()
+
+    # --- versions and readiness --------------------------------------------------------------------
+
+    def _write_version(self, record: GameRecord, state: Item, expected_version: int) -> bool:
+        meta = self._put(self._game_item(record))
+        meta["Put"] |= {
+            "ConditionExpression": "#version = :expected",
+            "ExpressionAttributeNames": {"#version": "version"},
+            "ExpressionAttributeValues": _to_dynamo({":expected": expected_version}),
+        }
+        writes = [meta, self._put(self._state_item(record, state), new=True)]
+        try:
+            self.dynamodb.transact_write_items(TransactItems=writes)
+        except ClientError as error:
+            if _error_code(error) == "TransactionCanceledException":
+                return False
+            raise
+        for scope in record.awaited_scopes():
+            if self._mark_if_ready(record, scope):
+                break
+        return True
+
+    def _mark_if_ready(self, game: GameRecord | None, scope: str) -> bool:
+        """Put the game first in the due index if every awaited order for ``scope`` is in and the
+        game processes it early. The mark is an index entry, not a version: the next commit
+        recomputes it. Either this or the commit that awaits the orders sees both writes."""
+        if game is None or not game.schedulable() or not game.prompt(scope):
+            return False
+        awaited = game.awaited_scopes().get(scope)
+        if not awaited or not awaited <= self._submitted_players(game.game_id, scope):
+            return False
+        try:
+            self.dynamodb.update_item(
+                TableName=self.table,
+                Key=_to_dynamo({PK: keys.game_pk(game.game_id), SK: keys.META}),
+                UpdateExpression="SET #pk = :due, #sk = :ready",
+                ConditionExpression="#version = :version",
+                ExpressionAttributeNames={"#pk": GSI2PK, "#sk": GSI2SK, "#version": "version"},
+                ExpressionAttributeValues=_to_dynamo(
+                    {":due": keys.DUE, ":ready": keys.READY, ":version": game.version}
+                ),
+            )
+        except ClientError as error:
+            if _error_code(error) == "ConditionalCheckFailedException":
+                return False
+            raise
+        return True
+
+    def _submitted_players(self, game_id: str, scope: str) -> set[str]:
+        items = self._query(
+            **self._in_partition(keys.game_pk(game_id), keys.submission_prefix(scope + "#"), only="player_id")
+        )
+        return {str(item["player_id"]) for item in items}
+
+    def _latest_submission_version(self, game_id: str, scope: str, player_id: str) -> int:
+        found = self._query_page(
+            **self._in_partition(
+                keys.game_pk(game_id), keys.submission_prefix(scope, player_id), only="version"
+            ),
+            ScanIndexForward=False,
+            Limit=1,
+        )
+        return int(found[0]["version"]) if found else 0
+
+    # --- DynamoDB ----------------------------------------------------------------------------------
+
+    def _put(self, item: Item, new: bool = False) -> Item:
+        put: Item = {"TableName": self.table, "Item": _to_dynamo(item)}
+        if new:
+            put["ConditionExpression"] = "attribute_not_exists(#pk)"
+            put["ExpressionAttributeNames"] = {"#pk": PK}
+        return {"Put": put}
+
+    def _put_new(self, item: Item) -> bool:
+        try:
+            self.dynamodb.put_item(**self._put(item, new=True)["Put"])
+        except ClientError as error:
+            if _error_code(error) == "ConditionalCheckFailedException":
+                return False
+            raise
+        return True
+
+    def _get(self, pk: str, sk: str) -> Item | None:
+        found = self.dynamodb.get_item(
+            TableName=self.table, Key=_to_dynamo({PK: pk, SK: sk}), ConsistentRead=True
+        )
+        return _from_dynamo(found["Item"]) if "Item" in found else None
+
+    @staticmethod
+    def _key_is(attribute: str, value: str) -> Item:
+        return {
+            "KeyConditionExpression": "#pk = :pk",
+            "ExpressionAttributeNames": {"#pk": attribute},
+            "ExpressionAttributeValues": _to_dynamo({":pk": value}),
+        }
+
+    @staticmethod
+    def _in_partition(pk: str, sk_prefix: str, only: str | None = None) -> Item:
+        """A strongly consistent query of the items of partition ``pk`` whose sort key starts with
+        ``sk_prefix`` (all their attributes, or ``only`` that one)."""
+        query: Item = {
+            "KeyConditionExpression": "#pk = :pk AND begins_with(#sk, :prefix)",
+            "ExpressionAttributeNames": {"#pk": PK, "#sk": SK},
+            "ExpressionAttributeValues": _to_dynamo({":pk": pk, ":prefix": sk_prefix}),
+            "ConsistentRead": True,
+        }
+        if only is not None:
+            query["ProjectionExpression"] = "#only"
+            query["ExpressionAttributeNames"]["#only"] = only
+        return query
+
+    def _query(self, **kwargs: Any) -> Iterator[Item]:
+        paginator = self.dynamodb.get_paginator("query")
+        for page in paginator.paginate(TableName=self.table, **kwargs):
+            for item in page["Items"]:
+                yield _from_dynamo(item)
+
+    def _query_page(self, **kwargs: Any) -> list[Item]:
+        return [_from_dynamo(item) for item in self.dynamodb.query(TableName=self.table, **kwargs)["Items"]]

@@ -1,0 +1,142 @@
+"""WarpWar's side of play by mail (engine/warpwar/mailgame.py): what the host stores per scope,
+ADD merged with the stored orders, the host's reading problems passed on, the sheets."""
+
+from __future__ import annotations
+
+from engine.core.mailgame import MailGame, Reading, combat_scope, turn_scope
+from engine.games import MAIL_GAMES
+from engine.warpwar.lang.ack import Acknowledgement
+from engine.warpwar.lang.messages import REPLACES_EARLIER_MAIL
+from engine.warpwar.mailgame import WarpWarMail
+from engine.warpwar.orders import RoundOrders, TurnOrders
+from engine.warpwar.state import Combat, GameState, Stage
+from tests.engine.builders import add_ship
+from tests.engine.lang.test_check import stocked, view_of
+
+GAME: MailGame = WarpWarMail()
+
+
+def fleet() -> GameState:
+    """P1: W1 at Alpha (0101), W3 at Delta (0505); P2's W9 at Epsilon."""
+    state = stocked()
+    add_ship(state, "W1: TL0 PD=6 B=3 S=2", location="0101")
+    add_ship(state, "W3: TL0 PD=4 B=2", location="0505")
+    add_ship(state, "W9: TL0 PD=4 B=1", owner="P2", location="0808")
+    view_of(state)  # brings every player's knowledge up to date
+    return state
+
+
+def battle() -> GameState:
+    """W3 and P2's W9 fight at Delta (0505), round 2."""
+    state = fleet()
+    state.ships["P2.W9"].location = "0505"
+    state.stage = Stage.COMBAT
+    state.combats = [Combat(star="0505", round=2)]
+    view_of(state)
+    return state
+
+
+def mail(*orders: str, header: str = "") -> str:
+    lines = "\n".join(orders)
+    return f"Hello\n\nGAME test\nPLAYER P1\nTURN 2\nCODE ________\n{header}{lines}\nEND\n-- \nme\n"
+
+
+def ack_of(reading: Reading) -> Acknowledgement:
+    assert isinstance(reading.ack, Acknowledgement)
+    return reading.ack
+
+
+def test_accepted_turn_orders_are_one_part_for_the_turn() -> None:
+    reading = GAME.read_orders(fleet().model_dump_json(), "P1", mail("MOVE W1 0102", "MOVE W3 0707"))
+    assert reading.submitted
+    assert [part.scope for part in reading.parts] == [turn_scope(2)]
+    stored = TurnOrders.model_validate_json(reading.parts[0].orders_json)
+    assert [order.kind for order in stored.orders] == ["move"]
+    assert reading.verdict.startswith("1 order understood and submitted; 1 line with problems")
+
+
+def test_a_checked_mail_submits_nothing() -> None:
+    reading = GAME.read_orders(fleet().model_dump_json(), "P1", mail("MOVE W1 0102", header="CHECK\n"))
+    assert not reading.submitted
+    assert reading.parts == ()
+    assert reading.verdict.startswith("Checked only (CHECK)")
+
+
+def test_combat_orders_are_a_part_per_combat_round_and_leave_the_turn_alone() -> None:
+    reading = GAME.read_orders(
+        battle().model_dump_json(), "P1", mail("COMBAT Delta ROUND 2", "W3 ATTACK P2.W9: D=2 B=2")
+    )
+    assert [part.scope for part in reading.parts] == [combat_scope("0505", 2)]
+    assert RoundOrders.model_validate_json(reading.parts[0].orders_json).ships["W3"].beam == 2
+
+
+def test_add_merges_with_the_stored_orders_and_warns_for_each_replaced() -> None:
+    state_json = fleet().model_dump_json()
+    first = GAME.read_orders(state_json, "P1", mail("MOVE W1 0102", "MOVE W3 0506"))
+    stored = {part.scope: part.orders_json for part in first.parts}
+    added = GAME.read_orders(state_json, "P1", mail("MOVE W3 0504", header="ADD\n"), earlier=stored.get)
+    orders = TurnOrders.model_validate_json(added.parts[0].orders_json).orders
+    assert [(o.kind, o.ship) for o in orders] == [("move", "W1"), ("move", "W3")]
+    assert "0504" in GAME.order_lines(added.parts[0].scope, added.parts[0].orders_json)[1]
+    ack = ack_of(added)
+    assert [w.message for w in ack.warnings] == [REPLACES_EARLIER_MAIL.format(earlier='"MOVE W3 0506"')]
+    assert ack.warnings[0].line == 8
+    assert added.verdict == "The order is understood; added to the 1 order sent before"
+
+
+def test_without_add_a_later_mail_replaces_and_nothing_stored_is_asked_for() -> None:
+    def never(scope: str) -> str | None:
+        raise AssertionError("a mail without ADD reads nothing stored")
+
+    reading = GAME.read_orders(fleet().model_dump_json(), "P1", mail("MOVE W3 0504"), earlier=never)
+    assert len(TurnOrders.model_validate_json(reading.parts[0].orders_json).orders) == 1
+
+
+def test_add_with_nothing_stored_is_the_mail_itself() -> None:
+    reading = GAME.read_orders(fleet().model_dump_json(), "P1", mail("MOVE W3 0504", header="ADD\n"))
+    assert reading.verdict == "The order is understood"
+    assert len(TurnOrders.model_validate_json(reading.parts[0].orders_json).orders) == 1
+
+
+def test_add_merges_combat_rounds_ship_by_ship() -> None:
+    state_json = battle().model_dump_json()
+    earlier = RoundOrders(player="P1", star="0505", round=2, ships={}).model_dump_json()
+    reading = GAME.read_orders(
+        state_json,
+        "P1",
+        mail("COMBAT Delta ROUND 2", "W3 DODGE: D=4", header="ADD\n"),
+        earlier={combat_scope("0505", 2): earlier}.get,
+    )
+    assert list(RoundOrders.model_validate_json(reading.parts[0].orders_json).ships) == ["W3"]
+
+
+def test_the_hosts_reading_problems_come_first_among_the_warnings() -> None:
+    note = "The text is declared as charset 'x-foo', which is unknown; it was read as UTF-8."
+    reading = GAME.read_orders(fleet().model_dump_json(), "P1", mail("MOVE W1 0102"), notes=[note])
+    assert ack_of(reading).warnings[0].message == note
+    assert reading.submitted
+
+
+def test_nothing_a_player_writes_makes_reading_raise() -> None:
+    state_json = fleet().model_dump_json()
+    for body in ("", "\x00\x01", "GAME", "GAME test\nADD\nCOMBAT\nEND", "x" * 10_000):
+        reading = GAME.read_orders(state_json, "P1", body, earlier=lambda scope: "not json")
+        assert not reading.submitted
+
+
+def test_sheet_is_the_orders_sheet_or_the_combat_sheet() -> None:
+    assert "MOVE W1" in GAME.sheet(fleet().model_dump_json(), "P1", deadline="Friday")
+    assert "# Deadline: Friday" in GAME.sheet(fleet().model_dump_json(), "P1", deadline="Friday")
+    assert "COMBAT 0505 ROUND 2" in GAME.sheet(battle().model_dump_json(), "P1")
+
+
+def test_help_is_short_and_names_the_header() -> None:
+    text = GAME.help_text()
+    assert len(text.splitlines()) < 30
+    assert max(len(line) for line in text.splitlines()) <= 78
+    for word in ("GAME", "PLAYER", "TURN", "CODE", "ADD", "CHECK", "END"):
+        assert word in text
+
+
+def test_warpwar_is_registered_for_mail() -> None:
+    assert MAIL_GAMES["warpwar"].key == "warpwar"

@@ -1,0 +1,517 @@
+"""The inbound mail service (functions/host/inbound.py) and its handler: who may submit orders,
+who gets an answer and where, what is stored, and that nothing is lost."""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import time
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from email.message import EmailMessage
+from email.utils import make_msgid
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engine.warpwar.game import Setup, WarpWar
+from engine.warpwar.mailgame import WarpWarMail
+from engine.warpwar.orders import TurnOrders
+from engine.warpwar.state import GameConfig, PlayerSpec, Scenario, Visibility
+from functions.host import inbound
+from functions.host.inbound import InboundOutcome, receive
+from functions.mail.body import read_message
+from functions.mail.codes import hash_code
+from functions.mail.outbox import OutboxMailer
+from functions.resources import Settings
+from functions.store import GameRecord, MailLogEntry, NewSubmission, PlayerRecord, Store, Submission
+from tests.functions.conftest import Aws
+
+NOW = datetime(2025, 3, 7, 12, 0, tzinfo=UTC)
+DEADLINE = datetime(2025, 3, 8, 18, 0, tzinfo=UTC)
+DOMAIN = "warpmail.test"
+SETTINGS = Settings(
+    table="t", mail_bucket="m", state_bucket="s", mail_domain=DOMAIN, sender=f"warpmail@{DOMAIN}"
+)
+RED, BLUE = "red@example.org", "blue@example.net"
+RED_CODE, BLUE_CODE = "K7QM-9XDA-2P", "ABCD-EFGH-JK"
+GAME_ADDRESS = f"g1@{DOMAIN}"
+
+
+# --- Builders ---
+
+
+@dataclass
+class FakeStore:
+    """The store's methods the service uses, in memory."""
+
+    games: dict[str, GameRecord] = field(default_factory=dict)
+    states: dict[str, str] = field(default_factory=dict)
+    all_players: list[PlayerRecord] = field(default_factory=list)
+    subs: list[Submission] = field(default_factory=list)
+    log: list[MailLogEntry] = field(default_factory=list)
+    seen: set[str] = field(default_factory=set)
+
+    def first_time(self, message_id: str, ttl_days: int = 30, now: datetime | None = None) -> bool:
+        if message_id in self.seen:
+            return False
+        self.seen.add(message_id)
+        return True
+
+    def forget(self, message_id: str) -> None:
+        self.seen.discard(message_id)
+
+    def game(self, game_id: str) -> GameRecord | None:
+        return self.games.get(game_id)
+
+    def players(self, game_id: str) -> list[PlayerRecord]:
+        return [p for p in self.all_players if p.game_id == game_id]
+
+    def players_by_address(self, address: str) -> list[PlayerRecord]:
+        return [p for p in self.all_players if p.address == address.lower()]
+
+    def add_player(self, player: PlayerRecord) -> bool:
+        if any(p.player_id == player.player_id for p in self.players(player.game_id)):
+            return False
+        self.all_players.append(player)
+        return True
+
+    def state(self, game_id: str, version: int | None = None) -> tuple[GameRecord, str]:
+        return self.games[game_id], self.states[game_id]
+
+    def add_submission(self, new: NewSubmission) -> Submission:
+        version = 1 + sum(
+            1
+            for s in self.subs
+            if (s.game_id, s.player_id, s.scope) == (new.game_id, new.player_id, new.scope)
+        )
+        stored = Submission(**new.model_dump(), version=version)
+        self.subs.append(stored)
+        return stored
+
+    def latest_submissions(self, game_id: str, scope_prefix: str = "") -> dict[tuple[str, str], Submission]:
+        return {
+            (s.player_id, s.scope): s
+            for s in self.subs
+            if s.game_id == game_id and s.scope.startswith(scope_prefix)
+        }
+
+    def log_mail(self, entry: MailLogEntry, ttl_days: int = 400) -> None:
+        self.log.append(entry)
+
+
+@dataclass
+class ListMailer:
+    sent: list[EmailMessage] = field(default_factory=list)
+
+    def send(self, message: EmailMessage) -> str:
+        self.sent.append(message)
+        return f"sent-{len(self.sent)}"
+
+
+def game_state_json() -> str:
+    players = (PlayerSpec(id="P1", name="Red"), PlayerSpec(id="P2", name="Blue"))
+    config = GameConfig(
+        game_id="g1", scenario=Scenario.BASIC, visibility=Visibility.OPEN, players=players, turn_limit=20
+    )
+    return WarpWar().new_game(Setup(config=config), 1).state.model_dump_json()
+
+
+STATE_JSON = game_state_json()
+
+
+def hosted(status: str = "running", codes: tuple[str, str] = (RED_CODE, BLUE_CODE)) -> FakeStore:
+    """Game g1, turn 1, P1 Red (red@example.org) to move, P2 Blue."""
+    store = FakeStore()
+    store.games["g1"] = game_record(status)
+    store.states["g1"] = STATE_JSON
+    store.all_players = list(players(codes))
+    return store
+
+
+def game_record(status: str = "running") -> GameRecord:
+    return GameRecord.model_validate(
+        {"game_id": "g1", "title": "Test game", "status": status, "turn": 1, "deadline": DEADLINE,
+         "awaiting": ("turn:1#P1",)}
+    )  # fmt: skip
+
+
+@functools.cache
+def players(codes: tuple[str, str] = (RED_CODE, BLUE_CODE)) -> list[PlayerRecord]:
+    """Hashed once: hashing a code is deliberately slow."""
+    return _players(codes)
+
+
+def _players(codes: tuple[str, str]) -> list[PlayerRecord]:
+    red = PlayerRecord(game_id="g1", player_id="P1", name="Red", address=RED, code_hash=hash_code(codes[0]))
+    blue = PlayerRecord(
+        game_id="g1",
+        player_id="P2",
+        name="Blue",
+        address=BLUE,
+        code_hash=hash_code(codes[1]),
+        timezone="Europe/Paris",
+    )
+    return [red, blue]
+
+
+def first_order(player: str = "P1") -> str:
+    """The first example order of the player's orders sheet, as a real order line (P2 has no BP
+    before its first player-turn: its build is accepted with a warning)."""
+    sheet = WarpWarMail().sheet(STATE_JSON, player)
+    examples = [line[2:] for line in sheet.splitlines() if line.startswith(("# BUILD", "# MOVE"))]
+    return examples[0] if examples else "BUILD WARPSHIP AT 2223 PD=2 B=1"
+
+
+def orders(*lines: str, code: str | None = RED_CODE, player: str = "P1", header: str = "") -> str:
+    code_line = f"CODE {code}\n" if code is not None else ""
+    body = "\n".join(lines or (first_order(player),))
+    return f"Hi,\n\nGAME g1\nPLAYER {player}\nTURN 1\n{code_line}{header}{body}\nEND\n"
+
+
+def raw_mail(
+    body: str, sender: str = RED, to: str = GAME_ADDRESS, subject: str = "Orders", **headers: str
+) -> bytes:
+    message = EmailMessage()
+    message["From"] = sender
+    message["To"] = to
+    message["Subject"] = subject
+    message["Message-ID"] = make_msgid(domain="example.org")
+    for name, value in headers.items():
+        message[name.replace("_", "-")] = value
+    message.set_content(body)
+    return bytes(message)
+
+
+def deliver(store: Any, raw: bytes, mailer: Any = None, key: str = "inbound/1") -> InboundOutcome:
+    return receive(raw, key, NOW, store, mailer if mailer is not None else ListMailer(), SETTINGS)
+
+
+def text_of(message: EmailMessage) -> str:
+    part = message.get_body(preferencelist=("plain",))
+    assert isinstance(part, EmailMessage)
+    return str(part.get_content())
+
+
+DMARC_FAIL = "amazonses.com; spf=fail; dkim=none; dmarc=fail header.from=example.org"
+
+
+# --- Orders accepted ---
+
+
+def test_orders_from_the_registered_address_with_the_code_are_stored_and_acknowledged() -> None:
+    store, mailer = hosted(), ListMailer()
+    raw = raw_mail(orders())
+    outcome = deliver(store, raw, mailer)
+    assert outcome.status == "accepted"
+    assert outcome.scopes == ("turn:1",)
+    [sub] = store.subs
+    assert (sub.game_id, sub.player_id, sub.scope, sub.version, sub.received_at) == (
+        "g1",
+        "P1",
+        "turn:1",
+        1,
+        NOW,
+    )
+    assert sub.message_id == str(read_message(raw)["Message-ID"])
+    assert len(TurnOrders.model_validate_json(sub.orders_json).orders) == 1
+    [ack] = mailer.sent
+    assert ack["To"] == RED
+    assert ack["In-Reply-To"] == sub.message_id
+    assert ack["Subject"] == "[WarpWar g1] Re: Orders"
+    assert "The order is understood" in text_of(ack)
+    assert "Deadline: Sat 8 Mar 2025, 18:00 UTC" in text_of(ack)
+    assert [(e.direction, e.game_id) for e in store.log] == [("out", "g1"), ("in", "g1")]
+    assert store.log[1].key == "inbound/1"
+
+
+def test_the_deadline_is_given_in_the_players_time_zone() -> None:
+    store, mailer = hosted(), ListMailer()
+    deliver(store, raw_mail(orders(code=BLUE_CODE, player="P2"), sender=BLUE), mailer)
+    assert "Deadline: Sat 8 Mar 2025, 19:00 CET" in text_of(mailer.sent[0])
+
+
+def test_a_later_mail_is_a_new_version_and_add_merges_with_the_latest() -> None:
+    store = hosted()
+    deliver(store, raw_mail(orders()))
+    deliver(store, raw_mail(orders()))
+    outcome = deliver(store, raw_mail(orders("BUILD WARPSHIP AT 0606 PD=2 B=1", header="ADD\n")))
+    assert outcome.status == "accepted"
+    assert [s.version for s in store.subs] == [1, 2, 3]
+    assert len(TurnOrders.model_validate_json(store.subs[-1].orders_json).orders) == 2
+
+
+def test_a_mail_marked_check_is_acknowledged_and_not_stored() -> None:
+    store, mailer = hosted(), ListMailer()
+    outcome = deliver(store, raw_mail(orders(header="CHECK\n")), mailer)
+    assert outcome.status == "acknowledged"
+    assert store.subs == []
+    assert "Checked only (CHECK)" in text_of(mailer.sent[0])
+
+
+def test_the_game_is_found_from_the_game_line_when_sent_to_another_address() -> None:
+    store = hosted()
+    assert deliver(store, raw_mail(orders(), to=f"host@{DOMAIN}")).status == "accepted"
+
+
+def test_the_recipient_address_names_the_game_with_a_tag_and_in_any_case() -> None:
+    store = hosted()
+    assert deliver(store, raw_mail(orders(), to=f"Game <G1+orders@{DOMAIN.upper()}>")).status == "accepted"
+
+
+def test_problems_reading_the_mail_reach_the_player_in_the_acknowledgement() -> None:
+    store, mailer = hosted(), ListMailer()
+    message = read_message(raw_mail(orders()))
+    message.replace_header("Content-Type", 'text/plain; charset="x-unknown"')
+    deliver(store, bytes(message), mailer)
+    assert "which is unknown" in text_of(mailer.sent[0])
+
+
+# --- Authentication ---
+
+
+def test_a_wrong_code_is_answered_at_the_registered_address_and_nothing_stored() -> None:
+    store, mailer = hosted(), ListMailer()
+    outcome = deliver(store, raw_mail(orders(code="WRONG-CODE-00"), sender="Red <RED@Example.ORG>"), mailer)
+    assert (outcome.status, outcome.reason) == ("rejected", inbound.WRONG_CODE)
+    assert store.subs == []
+    [notice] = mailer.sent
+    assert notice["To"] == RED
+    assert "not accepted" in text_of(notice)
+    assert store.log[-1].direction == "rejected"
+
+
+def test_orders_without_a_code_are_refused() -> None:
+    store = hosted()
+    assert deliver(store, raw_mail(orders(code=None))).reason == inbound.NO_CODE
+    assert deliver(store, raw_mail(orders(code="________"))).reason == inbound.NO_CODE
+    assert store.subs == []
+
+
+def test_the_code_is_forgiving_about_case_and_dashes() -> None:
+    store = hosted()
+    assert deliver(store, raw_mail(orders(code="k7qm 9xda 2p"))).status == "accepted"
+
+
+def test_an_unknown_sender_gets_a_polite_reply_and_nothing_is_stored() -> None:
+    store, mailer = hosted(), ListMailer()
+    outcome = deliver(store, raw_mail(orders(), sender="eve@example.com"), mailer)
+    assert outcome.status == "rejected"
+    assert outcome.reason == inbound.UNKNOWN_SENDER.format(address="eve@example.com", game_id="g1")
+    [reply] = mailer.sent
+    assert reply["To"] == "eve@example.com"
+    assert "is not registered in game g1" in " ".join(text_of(reply).split())
+    assert store.subs == []
+
+
+def test_a_player_of_another_game_is_unknown_in_this_one() -> None:
+    store = hosted()
+    store.all_players.append(
+        store.all_players[0].model_copy(update={"game_id": "g2", "address": "x@example.org"})
+    )
+    outcome = deliver(store, raw_mail(orders(), sender="x@example.org"))
+    assert outcome.status == "rejected"
+
+
+def test_failing_dmarc_submits_nothing_and_tells_the_registered_address() -> None:
+    store, mailer = hosted(), ListMailer()
+    outcome = deliver(store, raw_mail(orders(), Authentication_Results=DMARC_FAIL), mailer)
+    assert (outcome.status, outcome.reason) == ("rejected", "DMARC failed")
+    assert store.subs == []
+    assert [m["To"] for m in mailer.sent] == [RED]
+
+
+def test_an_unknown_sender_failing_dmarc_gets_no_reply() -> None:
+    store, mailer = hosted(), ListMailer()
+    outcome = deliver(
+        store, raw_mail(orders(), sender="eve@example.com", Authentication_Results=DMARC_FAIL), mailer
+    )
+    assert outcome.status == "rejected"
+    assert mailer.sent == []
+    assert store.log[-1].direction == "rejected"
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {"Auto_Submitted": "auto-replied"},
+        {"X_Autoreply": "yes"},
+        {"Precedence": "bulk"},
+        {"List_Id": "<list.example.org>"},
+    ],
+)
+def test_automatic_mail_gets_no_reply_only_a_log_entry(headers: dict[str, str]) -> None:
+    store, mailer = hosted(), ListMailer()
+    outcome = deliver(store, raw_mail(orders(), **headers), mailer)
+    assert outcome.status == "ignored"
+    assert mailer.sent == []
+    assert store.subs == []
+    assert [e.direction for e in store.log] == ["rejected"]
+
+
+def test_a_bounce_gets_no_reply() -> None:
+    store, mailer = hosted(), ListMailer()
+    outcome = deliver(store, raw_mail("Delivery failed", sender="MAILER-DAEMON@example.org"), mailer)
+    assert outcome.status == "ignored"
+    assert mailer.sent == []
+
+
+def test_a_duplicate_delivery_is_a_no_op() -> None:
+    store, mailer = hosted(), ListMailer()
+    raw = raw_mail(orders())
+    deliver(store, raw, mailer, key="inbound/1")
+    logged = len(store.log)
+    outcome = deliver(store, raw, mailer, key="inbound/2")
+    assert outcome.status == "duplicate"
+    assert len(store.subs) == 1
+    assert len(mailer.sent) == 1
+    assert len(store.log) == logged
+
+
+def test_mail_without_orders_or_game_gets_a_reply_saying_which_game() -> None:
+    store, mailer = hosted(), ListMailer()
+    outcome = deliver(store, raw_mail("Hello there", to=f"host@{DOMAIN}"), mailer)
+    assert (outcome.status, outcome.reason) == ("rejected", inbound.NO_GAME)
+    assert "does not say which game" in " ".join(text_of(mailer.sent[0]).split())
+
+
+def test_an_unknown_game_is_named_in_the_reply() -> None:
+    store, mailer = hosted(), ListMailer()
+    outcome = deliver(store, raw_mail(orders(), to=f"g9@{DOMAIN}"), mailer)
+    assert outcome.reason == inbound.UNKNOWN_GAME.format(game_id="g9")
+    assert "There is no game g9 here" in text_of(mailer.sent[0])
+
+
+def test_orders_for_a_game_open_for_sign_up_are_refused() -> None:
+    store = hosted(status="open")
+    assert deliver(store, raw_mail(orders())).reason == inbound.NOT_STARTED.format(game_id="g1")
+
+
+def test_an_address_playing_two_sides_says_which_with_player() -> None:
+    store = hosted()
+    store.all_players[1] = store.all_players[1].model_copy(update={"address": RED})
+    assert deliver(store, raw_mail(orders(code=BLUE_CODE, player="P2"))).player_id == "P2"
+    outcome = deliver(store, raw_mail(orders().replace("PLAYER P1\n", "")))
+    assert outcome.reason == inbound.WHICH_PLAYER.format(address=RED, game_id="g1")
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        b"",
+        b"\x00\xff" * 100,
+        b"From: red@example.org\r\n\r\n" + bytes(range(256)) * 50,
+        b"Subject: x\n\nno from",
+    ],
+)
+def test_bad_mail_gets_an_outcome_and_a_log_entry(raw: bytes) -> None:
+    store = hosted()
+    outcome = deliver(store, raw)
+    assert outcome.status in {"rejected", "ignored"}
+    assert store.subs == []
+    assert len([e for e in store.log if e.direction != "out"]) == 1
+
+
+def test_a_failure_midway_unsees_the_mail_so_that_it_can_be_delivered_again() -> None:
+    store = hosted()
+
+    def broken(new: NewSubmission) -> Submission:
+        raise RuntimeError("store down")
+
+    store.add_submission = broken  # type: ignore[method-assign]
+    raw = raw_mail(orders())
+    with pytest.raises(RuntimeError):
+        deliver(store, raw)
+    assert store.seen == set()
+
+
+# --- Deadline text ---
+
+
+def test_deadline_text_falls_back_to_utc_for_an_unknown_zone() -> None:
+    assert inbound.deadline_text(DEADLINE, "Mars/Olympus") == "Sat 8 Mar 2025, 18:00 UTC"
+    assert inbound.deadline_text(None) is None
+
+
+# --- With the real store (moto) and the outbox ---
+
+
+def real_store(aws: Aws) -> Store:
+    store = Store(aws.resources.settings(), aws.dynamodb, aws.s3)
+    store.create_game(game_record(), players(), STATE_JSON)
+    return store
+
+
+def test_orders_through_the_real_store_and_the_outbox(aws: Aws, tmp_path: Path) -> None:
+    store, outbox = real_store(aws), OutboxMailer(tmp_path)
+    settings = aws.resources.settings()
+    raw = raw_mail(orders(), to=f"g1@{settings.mail_domain}")
+    outcome = receive(raw, "inbound/a", NOW, store, outbox, settings)
+    assert outcome.status == "accepted"
+    assert receive(raw, "inbound/b", NOW, store, outbox, settings).status == "duplicate"
+    [sub] = store.submissions("g1", "turn:1", "P1")
+    assert sub.version == 1
+    assert sorted(e.direction for e in store.mail_log("g1")) == ["in", "out"]
+    [eml] = tmp_path.glob("*.eml")
+    assert RED in eml.name
+    assert "The order is understood" in next(tmp_path.glob("*.txt")).read_text()
+
+
+def test_the_handler_reads_the_raw_mail_from_s3_and_never_raises(
+    aws: Aws, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from functions.handlers import inbound as handler_module
+
+    store = real_store(aws)
+    settings = aws.resources.settings()
+    outbox = OutboxMailer(tmp_path)
+    monkeypatch.setattr(handler_module, "dependencies", lambda: (settings, store, outbox, aws.s3))
+    key = "inbound/a b+c"
+    aws.s3.put_object(Bucket=settings.mail_bucket, Key=key, Body=raw_mail(orders()))
+    result = handler_module.handler(s3_event(settings.mail_bucket, "inbound/a+b%2Bc"), LambdaContextStub())
+    assert result["outcomes"][0]["status"] == "accepted"
+    assert aws.s3.get_object(Bucket=settings.mail_bucket, Key=key)["Body"].read()
+    missing = handler_module.handler(s3_event(settings.mail_bucket, "inbound/missing"), LambdaContextStub())
+    assert missing["outcomes"][0]["status"] == "failed"
+    assert store.mail_log(None)[-1].reason.startswith("error: NoSuchKey")
+
+
+def s3_event(bucket: str, key: str) -> dict[str, Any]:
+    """An S3 event as moto sends it (no userIdentity, requestParameters, responseElements)."""
+    return {
+        "Records": [
+            {
+                "eventVersion": "2.1",
+                "eventSource": "aws:s3",
+                "awsRegion": "eu-west-1",
+                "eventTime": NOW.isoformat(),
+                "eventName": "ObjectCreated:Put",
+                "s3": {
+                    "s3SchemaVersion": "1.0",
+                    "configurationId": "inbound",
+                    "bucket": {"name": bucket, "arn": f"arn:aws:s3:::{bucket}"},
+                    "object": {"key": key, "size": 1, "eTag": "x"},
+                },
+            }
+        ]
+    }
+
+
+class LambdaContextStub:
+    function_name = "inbound"
+    memory_limit_in_mb = 256
+    invoked_function_arn = "arn:aws:lambda:eu-west-1:123456789012:function:inbound"
+    aws_request_id = "req-1"
+
+
+def test_handling_an_order_mail_is_quick_in_process() -> None:
+    store = hosted()
+    counter = itertools.count()
+    timings = []
+    for _ in range(20):
+        raw = raw_mail(orders())
+        start = time.perf_counter()
+        deliver(store, raw, key=f"inbound/{next(counter)}")
+        timings.append(time.perf_counter() - start)
+    assert sorted(timings)[int(len(timings) * 0.95) - 1] < 0.1

@@ -1,0 +1,435 @@
+"""The store (functions/store): DynamoDB single table + S3 for large states, under moto."""
+
+from __future__ import annotations
+
+import json
+import threading
+from datetime import UTC, datetime, timedelta, timezone
+from typing import Any
+
+import pytest
+from pydantic import ValidationError
+
+from functions.store import (
+    INLINE_LIMIT,
+    GameExistsError,
+    GameNotFoundError,
+    GameRecord,
+    MailLogEntry,
+    NewSubmission,
+    PlayerRecord,
+    Store,
+    awaited,
+    provision,
+)
+from functions.store.idempotency import IDEMPOTENCY_PARTITION, idempotency_layer
+from tests.functions.conftest import Aws
+
+NOW = datetime(2025, 3, 1, 18, 0, tzinfo=UTC)
+HOUR = timedelta(hours=1)
+
+# --- Builders ---
+
+
+def a_game(game_id: str = "g1", **changes: Any) -> GameRecord:
+    fields: dict[str, Any] = {"game_id": game_id, "title": "Test game", "status": "running", "version": 0}
+    return GameRecord(**(fields | changes))
+
+
+def a_player(player_id: str, game_id: str = "g1", address: str | None = None) -> PlayerRecord:
+    return PlayerRecord(
+        game_id=game_id,
+        player_id=player_id,
+        name=f"Player {player_id}",
+        address=address or f"{player_id.lower()}@example.org",
+        code_hash="hashed",
+    )
+
+
+def a_submission(
+    player_id: str, scope: str = "turn:1", game_id: str = "g1", body: str = "MOVE"
+) -> NewSubmission:
+    return NewSubmission(
+        game_id=game_id,
+        player_id=player_id,
+        scope=scope,
+        received_at=NOW,
+        message_id=f"<{player_id}.{scope}.{body}@example.org>",
+        body=body,
+        orders_json=json.dumps({"orders": body}),
+    )
+
+
+def state_json(size: int = 100, mark: str = "a") -> str:
+    return json.dumps({"mark": mark, "padding": "x" * size})
+
+
+def created(
+    store: Store, game: GameRecord | None = None, players: tuple[str, ...] = ("P1", "P2")
+) -> GameRecord:
+    game = game or a_game()
+    store.create_game(game, [a_player(p, game.game_id) for p in players], state_json())
+    return game
+
+
+def raw_item(aws: Aws, pk: str, sk: str) -> dict[str, Any]:
+    item = aws.dynamodb.get_item(TableName=aws.resources.table, Key={"PK": {"S": pk}, "SK": {"S": sk}})
+    return dict(item["Item"])
+
+
+def state_objects(aws: Aws) -> list[str]:
+    listed = aws.s3.list_objects_v2(Bucket=aws.resources.state_bucket)
+    return [o["Key"] for o in listed.get("Contents", [])]
+
+
+# --- Games and players ---
+
+
+def test_a_created_game_reads_back_with_its_players_and_first_state(store: Store) -> None:
+    game = created(store)
+    assert store.game("g1") == game
+    assert [p.player_id for p in store.players("g1")] == ["P1", "P2"]
+    assert store.state("g1") == (game, state_json())
+    assert store.games() == [game]
+
+
+def test_an_unknown_game_is_none_and_its_state_is_not_found(store: Store) -> None:
+    assert store.game("nope") is None
+    with pytest.raises(GameNotFoundError):
+        store.state("nope")
+
+
+def test_creating_a_game_twice_is_refused_and_changes_nothing(store: Store) -> None:
+    game = created(store)
+    with pytest.raises(GameExistsError):
+        store.create_game(a_game(title="Other"), [a_player("P9")], state_json(mark="b"))
+    assert store.game("g1") == game
+    assert [p.player_id for p in store.players("g1")] == ["P1", "P2"]
+
+
+def test_players_of_another_game_cannot_be_created_with_a_game(store: Store) -> None:
+    with pytest.raises(ValueError, match="not in game g1"):
+        store.create_game(a_game(), [a_player("P1", game_id="g2")], state_json())
+
+
+def test_players_are_found_by_address_in_any_case_across_games(store: Store) -> None:
+    created(store, a_game("g1"), ("P1",))
+    created(store, a_game("g2"), ())
+    assert store.add_player(a_player("Blue", "g2", address="P1@Example.org"))
+    found = store.players_by_address(" P1@EXAMPLE.ORG ")
+    assert sorted((p.game_id, p.player_id) for p in found) == [("g1", "P1"), ("g2", "Blue")]
+    assert all(p.address == "p1@example.org" for p in found)
+
+
+def test_a_player_id_cannot_join_a_game_twice(store: Store) -> None:
+    created(store)
+    assert not store.add_player(a_player("P1", address="new@example.org"))
+    assert store.players("g1")[0].address == "p1@example.org"
+
+
+def test_identifiers_may_not_contain_the_key_separator() -> None:
+    with pytest.raises(ValidationError):
+        a_game("g#1")
+    with pytest.raises(ValidationError):
+        a_player("P#1")
+
+
+def test_awaiting_entries_name_a_scope_and_a_player() -> None:
+    assert a_game(awaiting=(awaited("turn:5", "P1"),)).awaited_scopes() == {"turn:5": frozenset({"P1"})}
+    with pytest.raises(ValidationError, match="scope"):
+        a_game(awaiting=("P1",))
+
+
+# --- Times ---
+
+
+def test_times_are_kept_as_iso_strings_in_utc(store: Store, aws: Aws) -> None:
+    paris = timezone(timedelta(hours=1))
+    created(store, a_game(deadline=datetime(2025, 3, 1, 19, 0, tzinfo=paris)))
+    assert raw_item(aws, "GAME#g1", "META")["deadline"] == {"S": "2025-03-01T18:00:00+00:00"}
+    game = store.game("g1")
+    assert game is not None and game.deadline == NOW and game.deadline.tzinfo == UTC
+
+
+def test_a_time_without_a_timezone_is_refused() -> None:
+    with pytest.raises(ValidationError):
+        a_game(deadline=datetime(2025, 3, 1, 18, 0))
+
+
+# --- Submissions ---
+
+
+def test_every_version_of_a_submission_is_kept_and_the_latest_wins(store: Store) -> None:
+    created(store)
+    versions = [store.add_submission(a_submission("P1", body=body)).version for body in ("A", "B", "C")]
+    assert versions == [1, 2, 3]
+    assert [s.body for s in store.submissions("g1", "turn:1", "P1")] == ["A", "B", "C"]
+    latest = store.latest_submissions("g1", "turn:1")
+    assert list(latest) == [("P1", "turn:1")]
+    assert (latest["P1", "turn:1"].body, latest["P1", "turn:1"].version) == ("C", 3)
+
+
+def test_versions_count_per_player_and_scope(store: Store) -> None:
+    created(store)
+    assert store.add_submission(a_submission("P1", "turn:1")).version == 1
+    assert store.add_submission(a_submission("P2", "turn:1")).version == 1
+    assert store.add_submission(a_submission("P1", "turn:2")).version == 1
+
+
+def test_a_scope_prefix_selects_that_scope_and_those_under_it_only(store: Store) -> None:
+    created(store)
+    for scope in ("turn:5", "turn:50", "combat:2223:1", "combat:2223:2", "combat:22230:1"):
+        store.add_submission(a_submission("P1", scope))
+    assert {scope for _, scope in store.latest_submissions("g1", "turn:5")} == {"turn:5"}
+    assert {scope for _, scope in store.latest_submissions("g1", "combat:2223")} == {
+        "combat:2223:1",
+        "combat:2223:2",
+    }
+    assert len(store.latest_submissions("g1", "combat:")) == 3
+    assert len(store.latest_submissions("g1")) == 5
+
+
+def test_a_submission_passed_with_a_version_gets_the_next_one(store: Store) -> None:
+    created(store)
+    first = store.add_submission(a_submission("P1"))
+    again = store.add_submission(first.model_copy(update={"version": 99}))
+    assert again.version == 2
+
+
+# --- States, versions, commits ---
+
+
+def test_a_commit_is_a_new_version_and_every_version_is_kept(store: Store) -> None:
+    game = created(store)
+    assert store.commit(game.model_copy(update={"turn": 1}), state_json(mark="b"), expected_version=0)
+    current, state = store.state("g1")
+    assert (current.version, current.turn, json.loads(state)["mark"]) == (1, 1, "b")
+    assert store.game("g1") == current
+    old, old_state = store.state("g1", version=0)
+    assert (old.version, old.turn, json.loads(old_state)["mark"]) == (0, 0, "a")
+
+
+def test_a_commit_from_a_stale_version_writes_nothing(store: Store) -> None:
+    game = created(store)
+    assert store.commit(game, state_json(mark="b"), expected_version=0)
+    assert not store.commit(game, state_json(mark="c"), expected_version=0)
+    assert json.loads(store.state("g1")[1])["mark"] == "b"
+    with pytest.raises(GameNotFoundError):
+        store.state("g1", version=2)
+
+
+def test_of_two_stores_committing_the_same_version_exactly_one_succeeds(store: Store, aws: Aws) -> None:
+    game = created(store)
+    first = Store(aws.resources.settings(), aws.dynamodb, aws.s3)
+    second = Store(aws.resources.settings(), aws.dynamodb, aws.s3)
+    seen_by_first, _ = first.state("g1")
+    seen_by_second, _ = second.state("g1")
+    assert seen_by_first.version == seen_by_second.version == game.version
+    results = [
+        first.commit(seen_by_first.model_copy(update={"turn": 1}), state_json(mark="first"), game.version),
+        second.commit(seen_by_second.model_copy(update={"turn": 1}), state_json(mark="second"), game.version),
+    ]
+    assert results == [True, False]
+    assert json.loads(store.state("g1")[1])["mark"] == "first"
+
+
+def test_of_many_threads_committing_the_same_version_exactly_one_succeeds(store: Store, aws: Aws) -> None:
+    game = created(store)
+    barrier = threading.Barrier(6)
+    results: dict[int, bool] = {}
+
+    def commit(n: int) -> None:
+        mine = Store(aws.resources.settings(), aws.dynamodb, aws.s3)
+        barrier.wait()
+        results[n] = mine.commit(game, state_json(INLINE_LIMIT + 10, mark=str(n)), game.version)
+
+    threads = [threading.Thread(target=commit, args=(n,)) for n in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    winners = [n for n, won in results.items() if won]
+    assert len(winners) == 1
+    current, state = store.state("g1")
+    assert current.version == 1 and json.loads(state)["mark"] == str(winners[0])
+
+
+def test_a_large_state_goes_to_the_state_bucket_transparently(store: Store, aws: Aws) -> None:
+    game = created(store)
+    big = state_json(INLINE_LIMIT + 1)
+    assert store.commit(game, big, expected_version=0)
+    assert store.state("g1") == (game.model_copy(update={"version": 1}), big)
+    assert state_objects(aws) == [raw_item(aws, "GAME#g1", "STATE#00000001")["state_key"]["S"]]
+    assert "state" not in raw_item(aws, "GAME#g1", "STATE#00000001")
+
+
+def test_a_small_state_stays_inline(store: Store, aws: Aws) -> None:
+    created(store)
+    assert raw_item(aws, "GAME#g1", "STATE#00000000")["state"] == {"S": state_json()}
+    assert state_objects(aws) == []
+
+
+def test_updating_a_game_keeps_its_state_in_a_new_version(store: Store) -> None:
+    game = created(store)
+    assert store.update_game(game.model_copy(update={"parked": "engine failed"}), expected_version=0)
+    current, state = store.state("g1")
+    assert (current.version, current.parked, state) == (1, "engine failed", state_json())
+    assert not store.update_game(game, expected_version=0)
+
+
+def test_a_rollback_makes_an_old_version_current_as_a_new_one(store: Store) -> None:
+    game = created(store)
+    store.commit(game.model_copy(update={"turn": 1}), state_json(mark="b"), 0)
+    assert store.rollback("g1", to_version=0, expected_version=1)
+    current, state = store.state("g1")
+    assert (current.version, current.turn, json.loads(state)["mark"]) == (2, 0, "a")
+    assert store.state("g1", version=1)[0].turn == 1
+
+
+# --- Due games ---
+
+
+def test_games_are_due_when_a_deadline_has_passed(store: Store) -> None:
+    created(store, a_game("late", deadline=NOW - HOUR))
+    created(store, a_game("round", round_deadline=NOW - HOUR, deadline=NOW + HOUR))
+    created(store, a_game("later", deadline=NOW + HOUR))
+    created(store, a_game("open", status="open", deadline=NOW - HOUR))
+    created(store, a_game("paused", status="paused", deadline=NOW - HOUR))
+    created(store, a_game("parked", parked="crashed twice", deadline=NOW - HOUR))
+    created(store, a_game("timeless"))
+    assert [g.game_id for g in store.due_games(NOW)] == ["late", "round"]
+    assert [g.game_id for g in store.due_games(NOW + 2 * HOUR)] == ["late", "later", "round"]
+
+
+def test_an_early_game_is_due_once_every_awaited_order_is_in(store: Store) -> None:
+    awaiting = (awaited("turn:1", "P1"), awaited("turn:1", "P2"))
+    created(store, a_game(awaiting=awaiting, deadline=NOW + HOUR))
+    store.add_submission(a_submission("P1"))
+    assert store.due_games(NOW) == []
+    store.add_submission(a_submission("P2"))
+    assert [g.game_id for g in store.due_games(NOW)] == ["g1"]
+
+
+def test_a_game_without_early_processing_waits_for_its_deadline(store: Store) -> None:
+    created(store, a_game(awaiting=(awaited("turn:1", "P1"),), early=False, deadline=NOW + HOUR))
+    store.add_submission(a_submission("P1"))
+    assert store.due_games(NOW) == []
+    assert [g.game_id for g in store.due_games(NOW + HOUR)] == ["g1"]
+
+
+def test_a_combat_round_is_due_as_soon_as_both_sides_are_in_even_without_early(store: Store) -> None:
+    scope = "combat:2223:1"
+    awaiting = (awaited(scope, "P1"), awaited(scope, "P2"), awaited("combat:1010:1", "P1"))
+    created(store, a_game(awaiting=awaiting, early=False, round_deadline=NOW + HOUR))
+    store.add_submission(a_submission("P1", scope))
+    store.add_submission(a_submission("P2", scope))
+    assert [g.game_id for g in store.due_games(NOW)] == ["g1"]
+
+
+def test_orders_in_before_the_commit_that_awaits_them_make_the_game_due(store: Store) -> None:
+    game = created(store)
+    store.add_submission(a_submission("P1", "turn:2"))
+    assert store.due_games(NOW) == []
+    assert store.commit(game.model_copy(update={"awaiting": (awaited("turn:2", "P1"),)}), state_json(), 0)
+    assert [g.game_id for g in store.due_games(NOW)] == ["g1"]
+
+
+def test_a_commit_takes_a_processed_game_out_of_the_due_index(store: Store) -> None:
+    game = created(store, a_game(awaiting=(awaited("turn:1", "P1"),)))
+    store.add_submission(a_submission("P1"))
+    assert store.due_games(NOW) != []
+    next_turn = game.model_copy(
+        update={"turn": 2, "awaiting": (awaited("turn:2", "P2"),), "deadline": NOW + HOUR}
+    )
+    assert store.commit(next_turn, state_json(), 0)
+    assert store.due_games(NOW) == []
+
+
+def test_a_parked_game_is_never_due(store: Store) -> None:
+    game = created(store, a_game(deadline=NOW - HOUR))
+    assert store.update_game(game.model_copy(update={"parked": "failed 3 times"}), 0)
+    assert store.due_games(NOW) == []
+
+
+# --- Mail log and seen messages ---
+
+
+def test_the_mail_log_of_a_game_is_in_time_order_and_expires(store: Store, aws: Aws) -> None:
+    later = MailLogEntry(
+        game_id="g1", at=NOW + HOUR, direction="out", address="p1@example.org", subject="Results"
+    )
+    earlier = MailLogEntry(
+        game_id="g1", at=NOW, direction="in", address="p1@example.org", subject="Orders", key="k"
+    )
+    store.log_mail(later)
+    store.log_mail(earlier)
+    store.log_mail(earlier)
+    assert store.mail_log("g1") == [earlier, later]
+    items = aws.dynamodb.scan(TableName=aws.resources.table)["Items"]
+    expiries = [int(i["expires"]["N"]) for i in items if i["SK"]["S"].startswith("LOG#")]
+    assert expiries == [
+        int((NOW + timedelta(days=400)).timestamp()),
+        int((NOW + HOUR + timedelta(days=400)).timestamp()),
+    ]
+
+
+def test_mail_that_names_no_game_is_logged_apart(store: Store) -> None:
+    stray = MailLogEntry(
+        game_id=None, at=NOW, direction="rejected", address="x@example.org", subject="?", reason="no game"
+    )
+    store.log_mail(stray)
+    assert store.mail_log(None) == [stray]
+    assert store.mail_log("g1") == []
+
+
+def test_a_message_id_is_new_only_the_first_time(store: Store, aws: Aws) -> None:
+    assert store.first_time("<m1@example.org>", now=NOW)
+    assert not store.first_time("<m1@example.org>", now=NOW)
+    assert store.first_time("<m2@example.org>", now=NOW)
+    item = raw_item(aws, "MSG#<m1@example.org>", "SEEN")
+    assert int(item["expires"]["N"]) == int((NOW + timedelta(days=30)).timestamp())
+
+
+def test_a_forgotten_message_is_new_again_and_long_ids_work(store: Store) -> None:
+    long_id = "<" + "x" * 900 + "@example.org>"
+    assert store.first_time(long_id, now=NOW)
+    assert not store.first_time(long_id, now=NOW)
+    store.forget(long_id)
+    assert store.first_time(long_id, now=NOW)
+
+
+# --- The table ---
+
+
+def test_the_table_is_on_demand_with_ttl_on_expires_and_provisioning_again_keeps_data(
+    store: Store, aws: Aws
+) -> None:
+    created(store)
+    provision(aws.resources, aws.dynamodb, aws.s3)
+    table = aws.dynamodb.describe_table(TableName=aws.resources.table)["Table"]
+    assert table["BillingModeSummary"]["BillingMode"] == "PAY_PER_REQUEST"
+    assert {i["IndexName"] for i in table["GlobalSecondaryIndexes"]} == {"GSI1", "GSI2"}
+    ttl = aws.dynamodb.describe_time_to_live(TableName=aws.resources.table)["TimeToLiveDescription"]
+    assert (ttl["TimeToLiveStatus"], ttl["AttributeName"]) == ("ENABLED", "expires")
+    assert store.game("g1") is not None
+
+
+def test_powertools_idempotency_records_live_in_the_same_table(aws: Aws) -> None:
+    from aws_lambda_powertools.utilities.idempotency import idempotent_function
+
+    calls: list[str] = []
+
+    @idempotent_function(
+        data_keyword_argument="message",
+        persistence_store=idempotency_layer(aws.resources.settings(), aws.dynamodb),
+    )
+    def handle(message: dict[str, str]) -> str:
+        calls.append(message["id"])
+        return message["id"].upper()
+
+    assert handle(message={"id": "a"}) == "A"
+    assert handle(message={"id": "a"}) == "A"
+    assert calls == ["a"]
+    items = aws.dynamodb.scan(TableName=aws.resources.table)["Items"]
+    assert [i["PK"]["S"] for i in items] == [IDEMPOTENCY_PARTITION]
+    assert "expires" in items[0]

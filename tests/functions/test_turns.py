@@ -1,0 +1,278 @@
+"""The turn service (functions/host/turns.py) against the real Store under moto: a two-player
+WarpWar game, one side a robot seat and the other a player whose orders arrive as mail."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from email.message import EmailMessage
+
+import pytest
+
+from engine.core.mailgame import ScopedOrders
+from engine.core.picture import Picture
+from engine.warpwar import robot
+from engine.warpwar.game import Setup, WarpWar
+from engine.warpwar.mailgame import WarpWarMail
+from engine.warpwar.orders import TurnOrders
+from engine.warpwar.report import Report
+from engine.warpwar.state import GameConfig, GameState, PlayerSpec, Scenario, Stage, Visibility
+from engine.warpwar.views import player_view
+from functions.host import turns, warpwar_host
+from functions.render.report import RenderedReport
+from functions.resources import Settings
+from functions.store import GameRecord, NewSubmission, PlayerRecord, Store, split_awaited
+
+START = datetime(2025, 3, 1, 12, tzinfo=UTC)
+GAME = "g1"
+
+
+class Recorder:
+    """A mailer that keeps what it is given."""
+
+    def __init__(self) -> None:
+        self.sent: list[EmailMessage] = []
+
+    def send(self, message: EmailMessage) -> str:
+        self.sent.append(message)
+        return f"m{len(self.sent)}"
+
+
+class Broken:
+    """A mailer that fails, as SES does when it is down."""
+
+    def send(self, message: EmailMessage) -> str:
+        raise ConnectionError("SES unreachable")
+
+
+def new_game(store: Store, robot_seat: bool = True, **record: object) -> None:
+    config = GameConfig(
+        game_id=GAME,
+        scenario=Scenario.BASIC,
+        visibility=Visibility.OPEN,
+        players=(PlayerSpec(id="P1", name="One"), PlayerSpec(id="P2", name="Two")),
+        turn_limit=8,
+    )
+    state_json = WarpWar().new_game(Setup(config=config), 7).state.model_dump_json()
+    game = turns.start(GameRecord(game_id=GAME, title="Test", status="open", **record), state_json, START)
+    players = [
+        PlayerRecord(game_id=GAME, player_id="P1", name="One", address="one@example.org", code_hash="x"),
+        PlayerRecord(
+            game_id=GAME,
+            player_id="P2",
+            name="Two",
+            address="two@example.org",
+            code_hash="x",
+            robot="cadet" if robot_seat else None,
+        ),
+    ]
+    store.create_game(game, players, state_json)
+
+
+def mail_orders(store: Store, player: str, now: datetime) -> None:
+    """``player`` answers what the game awaits of them, by mail (written as a cadet would)."""
+    game, state_json = store.state(GAME)
+    state = GameState.model_validate_json(state_json)
+    view = player_view(state, player)
+    for entry in game.awaiting:
+        scope, awaited = split_awaited(entry)
+        if awaited != player:
+            continue
+        if scope.startswith("combat:"):
+            _, star, round_ = scope.split(":")
+            combat = next(c for c in state.combats if c.star == star)
+            text = robot.write_round(view, star, int(round_), robot.stream_for(state, player, combat))
+        else:
+            text = robot.write_turn(view, robot.stream_for(state, player))
+        parts = WarpWarMail().read_orders(state_json, player, text).parts
+        # A player with nothing to order says so (the mail reader stores no empty orders yet).
+        for part in parts or (
+            ScopedOrders(scope=scope, orders_json=TurnOrders(player=player).model_dump_json()),
+        ):
+            submission = NewSubmission(
+                game_id=GAME,
+                player_id=player,
+                scope=part.scope,
+                received_at=now,
+                message_id=f"<{now.isoformat()}.{part.scope}@example.org>",
+                body=text,
+                orders_json=part.orders_json,
+            )
+            store.add_submission(submission)
+
+
+def subjects(mails: list[EmailMessage]) -> list[str]:
+    return [str(m["Subject"]) for m in mails]
+
+
+@pytest.fixture(scope="module", autouse=True)
+def credentials_before_clients() -> Iterator[None]:
+    """Fake credentials before conftest's session-wide boto3 clients are made (they resolve
+    credentials once, when made), whichever test module runs first."""
+    saved = {name: os.environ.get(name) for name in ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY")}
+    for name in saved:
+        os.environ.setdefault(name, "testing")
+    yield
+    for name, value in saved.items():
+        if value is None:
+            os.environ.pop(name, None)
+
+
+@pytest.fixture(autouse=True)
+def quick_rendering(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Reports rendered without drawing the map (tests/functions/test_results_mail.py draws it)."""
+
+    def render(report: Report, picture: Picture) -> RenderedReport:
+        return RenderedReport(text=report.sheet, html="<p></p>", png=b"", svg="", json="{}")
+
+    monkeypatch.setattr(warpwar_host, "render_report", render)
+
+
+@pytest.fixture
+def settings(store: Store) -> Settings:
+    return store.settings
+
+
+def test_turns_and_a_combat_by_mail_are_played_and_mailed(store: Store, settings: Settings) -> None:
+    # Given a game against a robot, the player mailing orders every ten minutes
+    new_game(store)
+    mailer, now, combat_rounds = Recorder(), START, 0
+    # When the workflow processes the game until the first combat is over
+    for _ in range(12):
+        mail_orders(store, "P1", now)
+        summary = turns.process_game(GAME, now, store, mailer, settings)
+        assert summary.result == "processed"
+        game = store.game(GAME)
+        assert game is not None
+        if any(scope.startswith("combat:") for scope in game.awaited_scopes()):
+            combat_rounds += 1
+        elif combat_rounds:
+            break
+        now += timedelta(minutes=10)
+    # Then each step is a version, the combat went round by round, and the player got every mail
+    game, state_json = store.state(GAME)
+    assert combat_rounds >= 2
+    assert game.version == len(mailer.sent) - 1  # every version mailed, the opening (version 0) too
+    assert all(m["To"] == "one@example.org" for m in mailer.sent)
+    assert any("combat at" in s for s in subjects(mailer.sent))
+    assert GameState.model_validate_json(state_json).stage is Stage.ORDERS
+    assert game.deadline == now + timedelta(hours=24)
+    assert store.state(GAME, 1)[0].turn == 1
+
+
+def test_a_missed_deadline_waives_the_player_turn(store: Store, settings: Settings) -> None:
+    # Given a game whose player sends nothing
+    new_game(store)
+    mailer = Recorder()
+    # When the workflow runs before and after the deadline
+    early = turns.process_game(GAME, START + timedelta(hours=1), store, mailer, settings)
+    late = turns.process_game(GAME, START + timedelta(hours=25), store, mailer, settings)
+    # Then only the opening is mailed before; after it the turn is waived and the robot plays
+    assert (early.result, early.steps, early.mails) == ("not_due", 0, 1)
+    assert (late.result, late.steps) == ("processed", 2)
+    assert store.game(GAME) == store.state(GAME)[0].model_copy(update={})  # record and state agree
+    assert store.state(GAME)[0].turn == 2
+
+
+def test_without_early_processing_orders_wait_for_the_deadline(store: Store, settings: Settings) -> None:
+    new_game(store, early=False)
+    mail_orders(store, "P1", START)
+    assert turns.process_game(GAME, START + timedelta(hours=1), store, Recorder(), settings).steps == 0
+    assert turns.process_game(GAME, START + timedelta(hours=24), store, Recorder(), settings).steps == 1
+    # the robot's player-turn has its own deadline too
+    assert turns.process_game(GAME, START + timedelta(hours=25), store, Recorder(), settings).steps == 0
+    assert turns.process_game(GAME, START + timedelta(hours=48), store, Recorder(), settings).steps == 1
+
+
+def test_two_concurrent_runs_commit_once(store: Store, settings: Settings) -> None:
+    # Given two runs that read the same version
+    new_game(store)
+    mail_orders(store, "P1", START)
+    first, second = Recorder(), Recorder()
+    commit = store.commit
+    raced: list[bool] = []
+
+    def the_other_run_commits_first(game: GameRecord, state_json: str, expected_version: int) -> bool:
+        if not raced:
+            raced.append(True)
+            turns.process_game(GAME, START, store, first, settings)
+        return commit(game, state_json, expected_version)
+
+    store.commit = the_other_run_commits_first  # type: ignore[method-assign]
+    # When both process the game
+    summary = turns.process_game(GAME, START, store, second, settings)
+    # Then the second finds the version taken and mails nothing of it; each mail went once
+    assert summary.result == "lost_race"
+    assert store.game(GAME).version == 2  # type: ignore[union-attr]
+    assert subjects(second.sent) == ["[WarpWar g1] Turn 1: P1's player-turn"]  # the opening, claimed first
+    assert subjects(first.sent) == [
+        "[WarpWar g1] Turn 1: P2's player-turn",
+        "[WarpWar g1] Turn 2: P1's player-turn",
+    ]
+
+
+def test_a_crash_between_commit_and_send_then_a_retry_sends_each_mail_once(
+    store: Store, settings: Settings
+) -> None:
+    # Given the opening mailed, then orders in and a mailer that fails after the commit
+    new_game(store)
+    delivered = Recorder()
+    turns.process_game(GAME, START, store, delivered, settings)
+    mail_orders(store, "P1", START)
+    with pytest.raises(ConnectionError):
+        turns.process_game(GAME, START, store, Broken(), settings)
+    committed = store.state(GAME)
+    # When the workflow retries with the same input
+    summary = turns.process_game(GAME, START, store, delivered, settings)
+    again = turns.process_game(GAME, START, store, delivered, settings)
+    # Then the version committed before the crash is mailed once, and play goes on from it
+    assert committed[0].version == 1
+    assert summary.mails == 2 and summary.steps == 1
+    assert again.mails == 0 and again.steps == 0
+    assert subjects(delivered.sent) == [
+        "[WarpWar g1] Turn 1: P1's player-turn",
+        "[WarpWar g1] Turn 1: P2's player-turn",
+        "[WarpWar g1] Turn 2: P1's player-turn",
+    ]
+    assert store.state(GAME, 1) == committed
+
+
+def test_standing_combat_mode_fights_every_round_at_once(store: Store, settings: Settings) -> None:
+    # Given the game of the first test, its combats fought from standing orders
+    new_game(store, combat_mode="standing")
+    mailer, now = Recorder(), START
+    # When it is played past turn 6 (the first test's combat at Umma)
+    while store.state(GAME)[0].turn < 7:
+        mail_orders(store, "P1", now)
+        turns.process_game(GAME, now, store, mailer, settings)
+        now += timedelta(minutes=10)
+    # Then every player-turn is one step, whatever combats it held: no combat mail
+    game = store.state(GAME)[0]
+    assert game.version == 2 * (game.turn - 1)
+    assert not any("combat at" in s for s in subjects(mailer.sent))
+
+
+def test_cycle_mode_waits_for_every_player_then_plays_the_turns_in_order(
+    store: Store, settings: Settings
+) -> None:
+    new_game(store, robot_seat=False, turn_mode="cycle")
+    mailer = Recorder()
+    mail_orders(store, "P1", START)
+    assert turns.process_game(GAME, START, store, mailer, settings).steps == 0
+    mail_orders(store, "P2", START)
+    summary = turns.process_game(GAME, START, store, mailer, settings)
+    game = store.game(GAME)
+    assert summary.steps == 2
+    assert game is not None and game.turn == 2
+    assert game.awaiting == ("turn:2#P1", "turn:2#P2")
+
+
+def test_a_parked_game_is_left_alone(store: Store, settings: Settings) -> None:
+    new_game(store)
+    game = store.game(GAME)
+    assert game is not None
+    store.update_game(game.model_copy(update={"parked": "boom"}), expected_version=game.version)
+    summary = turns.process_game(GAME, START + timedelta(days=2), store, Recorder(), settings)
+    assert summary.result == "not_running"
+    assert turns.process_game("nope", START, store, Recorder(), settings).result == "missing"
