@@ -23,7 +23,7 @@ from datetime import UTC, datetime
 from email.message import EmailMessage
 from email.utils import make_msgid
 
-import boto3  # type: ignore[import-untyped]
+import boto3
 from moto import mock_aws
 
 from engine.warpwar.game import Setup, WarpWar

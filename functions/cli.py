@@ -1,5 +1,7 @@
 """The ``warpmail`` command line.
 
+``warpmail local ...`` runs the whole mail pipeline on this machine (functions/local/cli.py):
+``run-demo`` plays a game by mail to its end, ``serve`` takes mail on a local SMTP port.
 ``warpmail demo`` plays a complete WarpWar game on the classic map between two computer
 commanders writing their orders as mail, prints it turn by turn in the rules' notation, and
 writes every player's results (text, HTML, PNG and SVG map, JSON) to a folder.
@@ -15,6 +17,7 @@ from pathlib import Path
 from engine.warpwar.robot import Level
 from engine.warpwar.state import Scenario
 from functions.demo import play_demo
+from functions.local import cli as local_cli
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -31,7 +34,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--out", type=Path, default=Path("out/demo"), help="folder for the reports (default out/demo)"
     )
     demo.add_argument("--no-reports", action="store_true", help="print the game only")
-    args = parser.parse_args(argv)
+    commands.add_parser("local", help="the mail pipeline on this machine (warpmail local --help)")
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    if arguments[:1] == ["local"]:
+        # Its own parser, options and all (argparse would claim a leading --help for itself).
+        return local_cli.main(arguments[1:])
+    args = parser.parse_args(arguments)
     out = None if args.no_reports else args.out
     state, log = play_demo(
         Scenario(args.scenario),

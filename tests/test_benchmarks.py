@@ -62,3 +62,55 @@ def test_parse_orders_prints_its_table(capsys: pytest.CaptureFixture[str]) -> No
     out = capsys.readouterr().out
     assert "parse_mail: block, header, orders" in out
     assert "target: parse_mail < 20 ms" in out
+
+
+def test_import_time_prints_a_row_per_handler(capsys: pytest.CaptureFixture[str]) -> None:
+    from benchmarks import import_time
+
+    # When the import-time benchmark runs with one interpreter per handler
+    assert import_time.main(["--runs", "1"]) == 0
+    # Then it prints a row for each function, the floor, and the top contributors
+    out = capsys.readouterr().out
+    for name in ("inbound", "find_due, park_failed", "process_game", "(floor)"):
+        assert name in out
+    assert "first work ms" in out
+    assert "top contributors" in out
+
+
+def test_lambda_size_prints_the_project_packages(capsys: pytest.CaptureFixture[str]) -> None:
+    from benchmarks import lambda_size
+
+    # When the deployment-size benchmark runs in quick mode (no download)
+    assert lambda_size.main(["--quick"]) == 0
+    # Then it prints the project's packages, the zipped size and a target line saying its scope
+    out = capsys.readouterr().out
+    assert "engine/ (this project)" in out
+    assert "functions/ (this project)" in out
+    assert "zipped:" in out
+    assert "target: < 20 MB unzipped (the project's own packages only (--quick))" in out
+
+
+def test_lambda_size_leaves_out_what_the_runtime_provides() -> None:
+    from benchmarks import lambda_size
+
+    # Given pyproject's runtime dependencies
+    wanted = {lambda_size._name(spec) for spec in lambda_size.requirements()}
+    # Then boto3 is not installed into the package, and Powertools and Pillow are
+    assert "boto3" not in wanted
+    assert {"aws-lambda-powertools", "pillow", "pydantic"} <= wanted
+    # And python3.11 (Amazon Linux 2) accepts no wheel newer than glibc 2.26
+    assert lambda_size.platforms("python3.11")[-1] == "manylinux_2_26_aarch64"
+
+
+def test_cost_model_prices_a_game_turn_and_the_idle_month(capsys: pytest.CaptureFixture[str]) -> None:
+    from benchmarks import cost_model
+
+    # When the cost model plays one game-turn of a 2-player game by mail
+    assert cost_model.main(["--quick"]) == 0
+    # Then every service is counted and priced, and the idle month is priced against its target
+    out = capsys.readouterr().out
+    assert "one game-turn, 2 players" in out
+    for service in ("Lambda inbound", "Lambda process_game", "Step Functions", "DynamoDB", "S3", "SES"):
+        assert service in out
+    assert "idle deployment, per month" in out
+    assert "target: idle < $1 a month" in out

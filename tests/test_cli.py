@@ -48,3 +48,12 @@ def test_demo_advanced_scenario_runs_to_a_result(capsys: pytest.CaptureFixture[s
 def test_demo_admiral_beats_cadet(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["demo", "--seed", "4", "--red", "cadet", "--blue", "admiral", "--no-reports"]) == 0
     assert capsys.readouterr().out.rstrip().endswith("Blue wins (every enemy Base destroyed) ==")
+
+
+def test_local_hands_its_arguments_to_the_local_pipeline_commands(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["local", "--help"])
+    assert exit_.value.code == 0
+    out = capsys.readouterr().out
+    assert out.startswith("usage: warpmail local")
+    assert "run-demo" in out and "serve" in out

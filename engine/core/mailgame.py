@@ -7,7 +7,10 @@ orders for), and the acknowledgement as the game's own pydantic model, which the
 (functions/render) and never inspects beyond :class:`Reading`.
 
 Scopes are strings the store can sort and select by prefix: ``turn:<n>`` for a player-turn's orders
-and ``combat:<star>:<round>`` for one round of one combat.
+and ``combat:<turn>:<star>:<round>`` for one round of one combat. The ``<turn>`` of a combat names
+the turn it is fought in, so that a later combat at the same star never takes an earlier one's
+orders for its own; a game whose turns have several combats at one star names them apart (WarpWar
+writes the player-turn, ``5/P2``: game-turn 5, P2's player-turn).
 """
 
 from __future__ import annotations
@@ -25,8 +28,27 @@ def turn_scope(turn: int) -> str:
     return f"turn:{turn}"
 
 
-def combat_scope(star: str, round_: int) -> str:
-    return f"combat:{star}:{round_}"
+def combat_scope(turn: int | str, star: str, round_: int) -> str:
+    """The scope of round ``round_`` of the combat at ``star`` fought in ``turn``."""
+    return f"combat:{turn}:{star}:{round_}"
+
+
+class CombatScope(BaseModel):
+    """The parts of a combat scope."""
+
+    model_config = ConfigDict(frozen=True)
+
+    turn: str
+    star: str
+    round: int
+
+
+def combat_parts(scope: str) -> CombatScope | None:
+    """The turn, star and round of a combat scope; None for any other scope."""
+    parts = scope.split(":")
+    if len(parts) != 4 or parts[0] != "combat" or not parts[3].isdigit():
+        return None
+    return CombatScope(turn=parts[1], star=parts[2], round=int(parts[3]))
 
 
 def no_earlier(scope: str) -> str | None:

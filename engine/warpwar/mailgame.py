@@ -3,8 +3,13 @@ acknowledged (lang/ack.py), merged with the earlier mail when it says ``ADD`` (l
 and the sheets a player fills in (lang/sheet.py).
 
 Submissions are stored per scope: the player-turn's orders (``turn:<n>``, a ``TurnOrders``) and
-each combat round's orders (``combat:<star>:<round>``, a ``RoundOrders``), so that a mail with
-only combat orders leaves the turn's orders alone, and the reverse.
+each combat round's orders (``combat:<turn>/<player>:<star>:<round>``, a ``RoundOrders``: the
+combat's player-turn, see ``fought_in``), so that a mail with only combat orders leaves the turn's
+orders alone, and the reverse.
+
+An order block without a single order (the header and END) is a submission too: the player has
+nothing to order (docs/players.md, "When you change your mind"). It answers the player's combat
+rounds while they have combats to fight, else their player-turn, and lets early processing go on.
 """
 
 from __future__ import annotations
@@ -14,7 +19,7 @@ from collections.abc import Sequence
 from engine.core.mailgame import Earlier, Reading, ScopedOrders, combat_scope, no_earlier, turn_scope
 from engine.core.orderblock import Header, Problem
 from engine.warpwar.lang.ack import Acknowledgement, acknowledge
-from engine.warpwar.lang.check import orders_turn
+from engine.warpwar.lang.check import orders_turn, where
 from engine.warpwar.lang.context import LangContext
 from engine.warpwar.lang.forecast import forecast
 from engine.warpwar.lang.merge import merge
@@ -66,10 +71,13 @@ class WarpWarMail:
         ack = _with_notes(acknowledge(body, view, deadline), notes)
         turn = orders_turn(view)
         parts: tuple[ScopedOrders, ...] = ()
-        if ack.submitted:
+        if _nothing_ordered(ack):
+            ack = _nothing_to_order(ack, view, turn)
+            parts = _parts(ack, view, turn, empty_turn=not ack.rounds)
+        elif ack.submitted:
             if ack.header.add:
                 ack = _added(ack, body, view, turn, earlier)
-            parts = _parts(ack, turn)
+            parts = _parts(ack, view, turn)
         return Reading(
             game_id=view.game_id,
             player=player,
@@ -103,15 +111,53 @@ def _with_notes(ack: Acknowledgement, notes: Sequence[str]) -> Acknowledgement:
     return ack.model_copy(update={"warnings": found + ack.warnings})
 
 
-def _parts(ack: Acknowledgement, turn: int) -> tuple[ScopedOrders, ...]:
+def fought_in(turn: int, active_player: str) -> str:
+    """The ``<turn>`` of a combat's scope: its player-turn, "5/P2" (game-turn 5, P2's player-turn).
+    Rules III: "Combat MUST occur whenever ships from opposing fleets occupy the same star hex at
+    the end of a player's movement event", so combats at one star in two player-turns of one
+    game-turn are two combats, each with its own rounds' orders."""
+    return f"{turn}/{active_player}"
+
+
+def round_scope(view: PlayerView, star: str, round_: int) -> str:
+    """The scope of a round of the combat at ``star`` of the player-turn ``view`` is in."""
+    return combat_scope(fought_in(view.turn, view.active_player), star, round_)
+
+
+def _parts(
+    ack: Acknowledgement, view: PlayerView, turn: int, empty_turn: bool = False
+) -> tuple[ScopedOrders, ...]:
     parts = []
-    if ack.orders.orders:
+    if ack.orders.orders or empty_turn:
         parts.append(ScopedOrders(scope=turn_scope(turn), orders_json=ack.orders.model_dump_json()))
     parts += [
-        ScopedOrders(scope=combat_scope(section.star, section.round), orders_json=section.model_dump_json())
+        ScopedOrders(
+            scope=round_scope(view, section.star, section.round), orders_json=section.model_dump_json()
+        )
         for section in ack.rounds
     ]
     return tuple(parts)
+
+
+def _nothing_ordered(ack: Acknowledgement) -> bool:
+    """An order block with no order at all and nothing wrong: not checked only, not added to
+    earlier orders (adding nothing leaves them as they are)."""
+    return not (ack.understood or ack.errors or ack.header.check or ack.header.add)
+
+
+def _nothing_to_order(ack: Acknowledgement, view: PlayerView, turn: int) -> Acknowledgement:
+    """The acknowledgement of an order block without orders, submitted as "nothing to order":
+    the rounds of the player's combats (their ships fight on standing orders), else the
+    player-turn (nothing is built, every ship holds)."""
+    if view.combats:
+        rounds = tuple(RoundOrders(player=view.player, star=c.star, round=c.round) for c in view.combats)
+        fights = ", ".join(f"round {c.round} at {where(view, c.star)}" for c in view.combats)
+        what = f"combat {fights}: your ships fight on their standing orders"
+    else:
+        rounds = ()
+        what = f"turn {turn}: nothing is built and every ship holds"
+    verdict = f"No orders in this mail: submitted as nothing to order for {what} (a later mail replaces it)"
+    return ack.model_copy(update={"submitted": True, "rounds": rounds, "verdict": verdict})
 
 
 def _added(ack: Acknowledgement, body: str, view: PlayerView, turn: int, earlier: Earlier) -> Acknowledgement:
@@ -119,7 +165,7 @@ def _added(ack: Acknowledgement, body: str, view: PlayerView, turn: int, earlier
     (docs/players.md, "When you change your mind"), with a warning for each order replaced."""
     accepted = _accepted(ack, parse_mail(body, LangContext.from_view(view)))
     turn_json = earlier(turn_scope(turn)) if ack.orders.orders else None
-    rounds_json = [stored for s in ack.rounds if (stored := earlier(combat_scope(s.star, s.round)))]
+    rounds_json = [stored for s in ack.rounds if (stored := earlier(round_scope(view, s.star, s.round)))]
     before = _stored(ack.player, turn_json, tuple(RoundOrders.model_validate_json(r) for r in rounds_json))
     merged = merge(before, accepted)
     warnings = tuple(

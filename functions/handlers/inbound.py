@@ -16,12 +16,13 @@ from functools import cache
 from typing import Any
 from urllib.parse import unquote_plus
 
-import boto3  # type: ignore[import-untyped]
+import boto3
 from aws_lambda_powertools import Logger, Metrics, Tracer
 from aws_lambda_powertools.metrics import MetricUnit
 from aws_lambda_powertools.utilities.data_classes import S3Event
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
+from functions.handlers import TRACED_MODULES
 from functions.host.inbound import InboundOutcome, receive
 from functions.mail.ses import Mailer, SesMailer
 from functions.resources import Settings
@@ -29,7 +30,7 @@ from functions.store import MailLogEntry, Store
 
 logger = Logger()
 metrics = Metrics()
-tracer = Tracer()
+tracer = Tracer(patch_modules=TRACED_MODULES)
 
 MAX_ERROR = 500
 

@@ -6,7 +6,7 @@ The reference players read (the HELP answer, templates/host/help.txt, says the s
     HELP                     this help: the commands, and the game's order language in short
     STATUS [game]            what you have sent for this turn, who else has sent orders (not
                              what they ordered), what the game waits for, the deadline
-    REPORT [game]            your latest results again
+    REPORT [game]            your latest results mail again (the orders sheet before any)
     CHECK                    above your orders: check them and answer, submit nothing
     JOIN <game> <name>       join a game open for sign-up; your secret code comes back by mail
     MESSAGE <player|ALL>     the lines below go to that player (or every other player) from the
@@ -20,12 +20,16 @@ to that address; a mail that failed the sender checks gets no answer. JOIN answe
 
 from __future__ import annotations
 
+import email
 import re
+import uuid
 from collections.abc import Sequence
+from email.message import EmailMessage
+from email.utils import format_datetime
 
 from pydantic import BaseModel, ConfigDict
 
-from engine.core.mailgame import turn_scope
+from engine.core.mailgame import combat_parts, turn_scope
 from engine.core.orderblock import clean, quote_depth
 from engine.games import MAIL_GAMES
 from functions.host.inbound import (
@@ -39,8 +43,8 @@ from functions.host.inbound import (
     render_host,
 )
 from functions.mail.codes import code_matches, hash_code, new_code
-from functions.mail.compose import OutgoingMail, game_address, valid_game_id
-from functions.store import GameRecord, PlayerRecord, Submission
+from functions.mail.compose import MAIL_POLICY, OutgoingMail, game_address, valid_game_id
+from functions.store import GameRecord, KeptResults, PlayerRecord, Submission
 
 COMMANDS = ("HELP", "STATUS", "REPORT", "CHECK", "JOIN", "MESSAGE")
 ALL = "ALL"
@@ -241,34 +245,60 @@ def _latest(mail: Inbound, game: GameRecord, scopes: Sequence[str]) -> dict[tupl
 
 
 def _scope_words(scope: str) -> str:
-    """ "turn:5" as "turn 5", "combat:2223:2" as "combat at 2223, round 2"."""
-    parts = scope.split(":")
-    if parts[0] == "combat" and len(parts) == 3:
-        return f"combat at {parts[1]}, round {parts[2]}"
-    return " ".join(parts)
+    """ "turn:5" as "turn 5", "combat:5/P1:2223:2" as "combat at 2223 in turn 5/P1, round 2"."""
+    combat = combat_parts(scope)
+    if combat is not None:
+        return f"combat at {combat.star} in turn {combat.turn}, round {combat.round}"
+    return " ".join(scope.split(":"))
 
 
 # --- REPORT ---
 
 
 def _report(mail: Inbound, game: GameRecord, player: PlayerRecord) -> InboundOutcome:
-    """The store keeps no copy of sent results yet: the answer says so and gives the orders
-    sheet for what the player does next, which is what a player asking for a lost report needs."""
+    """The latest results mail sent to the player (kept by the turn service), sent again as it
+    was, map and files too; before any, the orders sheet as the game stands, which is what a
+    player asking for a report then needs."""
+    kept = mail.store.latest_results(game.game_id, player.player_id)
+    if kept is not None:
+        return _resend(mail, game, player, *kept)
     mailgame = MAIL_GAMES.get(game.game)
     sheet = None
     if mailgame is not None and game.status != "open":
         game, state_json = mail.store.state(game.game_id)
         sheet = mailgame.sheet(state_json, player.player_id, deadline_text(game.deadline, player.timezone))
-    paragraphs = [REPORT_NOT_KEPT.format(game_id=game.game_id)]
+    paragraphs = [REPORT_NONE_YET.format(game_id=game.game_id)]
     mail.notice(player.address, f"Game {game.game_id}: your orders sheet", paragraphs, sheet, game, player)
-    mail.log("in", mail.address, game.game_id, "REPORT (no copy of results kept: sheet sent)")
+    mail.log("in", mail.address, game.game_id, REPORT_SHEET)
     return mail.outcome("command", "REPORT", game, player, command="REPORT")
 
 
-REPORT_NOT_KEPT = (
-    "This host does not keep copies of the results it has sent yet, so your latest results cannot be "
-    "sent again; please ask the game master if you need them. Here is your orders sheet for game "
-    "{game_id} as it stands now: fill it in, add your CODE and send it."
+def _resend(
+    mail: Inbound, game: GameRecord, player: PlayerRecord, kept: KeptResults, raw: bytes
+) -> InboundOutcome:
+    """The kept mail with a new Message-ID and Date, to the player's registered address (which
+    may have changed since); its thread headers keep it in the game's thread."""
+    message = email.message_from_bytes(raw, policy=MAIL_POLICY)
+    assert isinstance(message, EmailMessage)  # the policy's message factory
+    for name, value in (
+        ("To", player.address),
+        ("Date", format_datetime(mail.now)),
+        ("Message-ID", f"<report.{uuid.uuid4().hex}@{mail.settings.mail_domain}>"),
+    ):
+        del message[name]
+        message[name] = value
+    sent_id = mail.mailer.send(message)
+    mail.sent += (sent_id,)
+    mail.log("out", player.address, game.game_id, "results", subject=kept.subject, key=sent_id)
+    mail.log("in", mail.address, game.game_id, REPORT_SENT.format(version=kept.version))
+    return mail.outcome("command", REPORT_SENT.format(version=kept.version), game, player, command="REPORT")
+
+
+REPORT_SENT = "REPORT: the results of version {version} sent again"
+REPORT_SHEET = "REPORT: no results sent yet, orders sheet sent"
+REPORT_NONE_YET = (
+    "No results of game {game_id} have been sent to you yet, so there are none to send again. Here "
+    "is your orders sheet as the game stands now: fill it in, add your CODE and send it."
 )
 
 

@@ -23,6 +23,9 @@ new submission version, and the acknowledgement goes back to the registered addr
 the player's mail. Every mail gets a mail-log entry ("in", or "rejected" with the reason), and the
 raw mail is never touched: it stays in S3 whatever happens.
 
+A raw mail over ``MAX_MAIL_BYTES`` (10 MB) is read no further than its headers: unless it is
+automatic, its sender gets a short answer saying so.
+
 A mail whose first non-blank line (or, when it holds no orders, whose subject) is a command is a
 command (functions/host/commands.py). Nothing here reads the clock: ``now`` is passed in.
 """
@@ -34,7 +37,9 @@ import textwrap
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from email import policy
 from email.message import EmailMessage
+from email.parser import BytesParser
 from typing import Literal, Protocol
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -43,16 +48,14 @@ from pydantic import BaseModel, ConfigDict
 from engine.core.mailgame import Earlier, MailGame
 from engine.core.orderblock import Header, find_block
 from engine.games import MAIL_GAMES
-from engine.warpwar.lang.ack import Acknowledgement
 from functions.mail.body import BodyText, order_text, read_message, sender, subject
 from functions.mail.codes import code_matches
 from functions.mail.compose import OutgoingMail, compose, game_from_address
 from functions.mail.safety import is_automatic, safety_failure
 from functions.mail.ses import Mailer
-from functions.render.ack import render_ack
 from functions.render.jinja import environment
 from functions.resources import Settings
-from functions.store import GameRecord, MailLogEntry, NewSubmission, PlayerRecord, Submission
+from functions.store import GameRecord, KeptResults, MailLogEntry, NewSubmission, PlayerRecord, Submission
 
 WIDTH = 78
 DEFAULT_GAME = "warpwar"
@@ -71,6 +74,14 @@ NO_CODE = "no secret code"
 WRONG_CODE = "wrong secret code"
 NOT_STARTED = "game {game_id} has not started"
 NOT_HOSTED = "game {game_id} is a {game}, which this host does not play by mail"
+TOO_BIG = "mail too big: {size} bytes (limit {limit}): not read"
+
+MAX_STORED_BODY = 64 * 1024
+"""Characters of a mail's text kept with its submission: a DynamoDB item holds 400 KB at most, and
+the whole mail stays in S3 (the mail log has its key)."""
+MAX_MAIL_BYTES = 10 * 1024 * 1024
+"""Order mails are a few KB. A bigger raw mail (SES takes up to 40 MB) is read no further than
+its headers: enough to answer its sender, and parsing it whole would cost the function's memory."""
 
 
 Latest = dict[tuple[str, str], Submission]
@@ -101,6 +112,8 @@ class InboundStore(Protocol):
     ) -> dict[tuple[str, str], Submission]: ...
 
     def log_mail(self, entry: MailLogEntry, ttl_days: int = 400) -> None: ...
+
+    def latest_results(self, game_id: str, player_id: str) -> tuple[KeptResults, bytes] | None: ...
 
 
 class InboundOutcome(BaseModel):
@@ -250,12 +263,13 @@ def receive(
     raw: bytes, key: str, now: datetime, store: InboundStore, mailer: Mailer, settings: Settings
 ) -> InboundOutcome:
     """Handle one raw mail stored at ``key`` (see the module doc)."""
-    message = read_message(raw)
+    too_big = len(raw) > MAX_MAIL_BYTES
+    message = _read_headers(raw) if too_big else read_message(raw)
     message_id = _message_id(message) or f"<{key}>"
     if not store.first_time(message_id, now=now):
         return InboundOutcome(status="duplicate", reason=DUPLICATE.format(message_id=message_id))
     try:
-        return _handle(message, message_id, key, now, store, mailer, settings)
+        return _handle(message, message_id, key, now, store, mailer, settings, len(raw) if too_big else None)
     except Exception:
         # Unseen again, so that delivering the stored mail once more (the GM's re-drive of the
         # S3 event) handles it; the caller logs the failure.
@@ -271,14 +285,16 @@ def _handle(
     store: InboundStore,
     mailer: Mailer,
     settings: Settings,
+    too_big: int | None = None,
 ) -> InboundOutcome:
+    """``too_big``: the size of a mail over ``MAX_MAIL_BYTES``, of which only the headers were read."""
     mail = Inbound(
         key=key,
         message=message,
         message_id=message_id,
         address=sender(message),
         subject=subject(message),
-        body=order_text(message),
+        body=BodyText(text="") if too_big is not None else order_text(message),
         recipient_game=_recipient_game(message, settings.mail_domain),
         now=now,
         store=store,
@@ -292,6 +308,8 @@ def _handle(
     if mail.address is None:
         mail.log("rejected", None, mail.recipient_game, NO_SENDER)
         return mail.outcome("ignored", NO_SENDER)
+    if too_big is not None:
+        return _refuse_too_big(mail, too_big)
     # Commands build on this module's pieces, so they are imported when first needed.
     from functions.host import commands
 
@@ -299,6 +317,22 @@ def _handle(
     if command is not None:
         return commands.run(command, mail)
     return read_orders(mail)
+
+
+def _read_headers(raw: bytes) -> EmailMessage:
+    message = BytesParser(policy=policy.default).parsebytes(raw, headersonly=True)
+    assert isinstance(message, EmailMessage)  # policy.default's message factory
+    return message
+
+
+def _refuse_too_big(mail: Inbound, size: int) -> InboundOutcome:
+    """A short answer to the sender (unless the mail failed the sender checks), nothing read."""
+    game = mail.store.game(mail.recipient_game) if mail.recipient_game else None
+    if mail.untrusted is None and mail.address is not None:
+        megabytes = f"{size / 1024 / 1024:.1f}"
+        paragraphs = [NOTICE_TOO_BIG.format(size=megabytes, limit=MAX_MAIL_BYTES // 1024 // 1024)]
+        mail.notice(mail.address, "Your mail was too big", paragraphs, game=game)
+    return mail.rejected(TOO_BIG.format(size=size, limit=MAX_MAIL_BYTES), game)
 
 
 def read_orders(mail: Inbound, body: str | None = None) -> InboundOutcome:
@@ -374,7 +408,7 @@ def _acknowledge(
                 scope=part.scope,
                 received_at=mail.now,
                 message_id=mail.message_id,
-                body=text,
+                body=text[:MAX_STORED_BODY],
                 orders_json=part.orders_json,
             )
         )
@@ -480,6 +514,11 @@ AckRenderer = Callable[[BaseModel], tuple[str, str]]
 
 
 def _render_warpwar_ack(ack: BaseModel) -> tuple[str, str]:
+    # Imported here, as the game is (engine/games.py): a mail that never reaches a game does
+    # not load it.
+    from engine.warpwar.lang.ack import Acknowledgement
+    from functions.render.ack import render_ack
+
     assert isinstance(ack, Acknowledgement)  # WarpWar's mailgame acknowledges with its own model
     return render_ack(ack)
 
@@ -542,6 +581,10 @@ NOTICE_CODE = (
     "Your orders for game {game_id} were not accepted: {what}. Every order mail needs the line "
     "CODE <your secret code> (the code you were sent when you joined). Nothing was submitted: send "
     "your orders again with it. This answer goes to your registered address only."
+)
+NOTICE_TOO_BIG = (
+    "Your mail was {size} MB: mail to this host is read up to {limit} MB, so it was not read and "
+    "nothing was submitted. Orders are plain text: send them again without attachments."
 )
 NOTICE_NOT_STARTED = (
     "Game {game_id} is still open for sign-up and has not started: no orders are taken yet. You "

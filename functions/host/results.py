@@ -25,7 +25,7 @@ CombatMode = Literal["mail", "standing"]
 
 
 class Wanted(BaseModel):
-    """One player's orders for one scope ("turn:5", "combat:2223:2") that a step waits for."""
+    """One player's orders for one scope ("turn:5", "combat:5/P1:2223:2") that a step waits for."""
 
     model_config = ConfigDict(frozen=True)
 

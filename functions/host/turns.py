@@ -6,7 +6,9 @@ orders for what the game waits for, the step is played if it is due (every await
 the game processes early, a combat round complete, or the deadline passed), the new state is
 committed as the next version (conditional on the version read: of two concurrent runs exactly
 one commits, the other stops and sends nothing), and every human player is mailed the step's
-results. It stops when nothing more is due.
+results, a copy of which is kept as their latest (``Store.keep_results``, for REPORT). It stops
+when nothing more is due. Deadlines are the game's own periods (``GameRecord.turn_hours``,
+``round_hours``).
 
 Idempotency. Everything a step commits follows from the stored state, the stored orders and
 ``now`` (the workflow passes one ``now`` to a game's every attempt), so a retried run commits
@@ -20,10 +22,10 @@ the replay does not reproduce (a GM's change, a park) was not a step and is mail
 from __future__ import annotations
 
 from collections.abc import Mapping
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Literal, Protocol
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel
 
 from engine.core.mailgame import ScopedOrders
 from functions.host.results import (
@@ -40,6 +42,7 @@ from functions.mail.ses import Mailer
 from functions.resources import Settings
 from functions.store.records import (
     GameRecord,
+    KeptResults,
     MailLogEntry,
     NewSubmission,
     PlayerRecord,
@@ -48,6 +51,8 @@ from functions.store.records import (
 )
 
 HOSTS: dict[str, GameHost] = {WarpWarHost.key: WarpWarHost()}
+MAX_STEPS = 100
+"""Steps in one run at most (robots playing each other would otherwise run on)."""
 
 
 class TurnStore(Protocol):
@@ -65,26 +70,7 @@ class TurnStore(Protocol):
     def mail_log(self, game_id: str | None) -> list[MailLogEntry]: ...
     def first_time(self, message_id: str, ttl_days: int = 30, now: datetime | None = None) -> bool: ...
     def forget(self, message_id: str) -> None: ...
-
-
-class TurnSettings(BaseModel):
-    """Deadline periods (issue 6 brings full schedules): a player-turn (sequential mode) or a
-    game-turn (cycle mode) has ``turn_hours``, a combat round ``round_hours``."""
-
-    model_config = ConfigDict(frozen=True)
-
-    turn_hours: float = 24
-    round_hours: float = 2
-    max_steps: int = 100
-    """Steps in one run at most (robots playing each other would otherwise run on)."""
-
-    @property
-    def turn_period(self) -> timedelta:
-        return timedelta(hours=self.turn_hours)
-
-    @property
-    def round_period(self) -> timedelta:
-        return timedelta(hours=self.round_hours)
+    def keep_results(self, kept: KeptResults, raw: bytes) -> bool: ...
 
 
 Result = Literal["processed", "not_due", "not_running", "lost_race", "missing"]
@@ -107,10 +93,9 @@ def process_game(
     store: TurnStore,
     mailer: Mailer,
     settings: Settings,
-    turn_settings: TurnSettings | None = None,
+    max_steps: int = MAX_STEPS,
 ) -> TurnSummary:
     """Process everything due in game ``game_id`` at ``now`` (see the module doc)."""
-    timing = turn_settings or TurnSettings()
     if store.game(game_id) is None:
         return TurnSummary(game_id=game_id, result="missing")
     game, state_json = store.state(game_id)
@@ -118,14 +103,14 @@ def process_game(
     host = HOSTS[game.game]
     if game.status != "running" or game.parked is not None:
         return TurnSummary(game_id=game_id, result="not_running", version=game.version)
-    mails = finish_sending(store, mailer, settings, host, game, state_json, players, now, timing)
+    mails = finish_sending(store, mailer, settings, host, game, state_json, players, now)
     steps = 0
-    while steps < timing.max_steps:
+    while steps < max_steps:
         pending = host.pending(state_json, game.turn_mode, game.combat_mode)
         if pending is None:
             break
         submit_robot_orders(store, host, game, state_json, players, pending, now)
-        orders = gather(store, game, pending, timing)
+        orders = gather(store, game, pending)
         if not is_due(game, pending, orders, now):
             break
         played = host.play(state_json, pending, orders)
@@ -135,7 +120,6 @@ def process_game(
             host.pending(played.state_json, game.turn_mode, game.combat_mode),
             played,
             now,
-            timing,
         )
         if not store.commit(record, played.state_json, expected_version=game.version):
             return TurnSummary(
@@ -197,21 +181,15 @@ def _latest(store: TurnStore, game: GameRecord, scopes: list[str]) -> dict[tuple
     return found
 
 
-def gather(store: TurnStore, game: GameRecord, pending: Pending, timing: TurnSettings) -> dict[Wanted, str]:
-    """The latest orders in for each awaited (player, scope). A combat round's orders count only
-    if they came after the round opened (``round_deadline`` less the round period): a scope such
-    as "combat:2223:1" recurs when a later combat is fought at the same star."""
-    opened = None
-    if pending.clock == "round" and game.round_deadline is not None:
-        opened = game.round_deadline - timing.round_period
+def gather(store: TurnStore, game: GameRecord, pending: Pending) -> dict[Wanted, str]:
+    """The latest orders in for each awaited (player, scope). Scopes never recur (a combat's
+    names the turn it is fought in), so whatever is stored for one is for it."""
     latest = _latest(store, game, [w.scope for w in pending.wants])
-    orders: dict[Wanted, str] = {}
-    for wanted in pending.wants:
-        submission = latest.get((wanted.player, wanted.scope))
-        if submission is None or (opened is not None and submission.received_at < opened):
-            continue
-        orders[wanted] = submission.orders_json
-    return orders
+    return {
+        wanted: latest[(wanted.player, wanted.scope)].orders_json
+        for wanted in pending.wants
+        if (wanted.player, wanted.scope) in latest
+    }
 
 
 def is_due(game: GameRecord, pending: Pending, orders: Mapping[Wanted, str], now: datetime) -> bool:
@@ -230,11 +208,10 @@ def next_record(
     after: Pending | None,
     played: Played,
     now: datetime,
-    timing: TurnSettings,
 ) -> GameRecord:
     """The game after a step: what it awaits, and its deadlines. A new deadline period (a new
-    player-turn, or game-turn in cycle mode) gets a new deadline; every step that leaves combats
-    to fight restarts the round clock."""
+    player-turn, or game-turn in cycle mode) gets a new deadline, ``turn_hours`` on; every step
+    that leaves combats to fight restarts the round clock, ``round_hours``."""
     if after is None or played.over:
         return game.model_copy(
             update={
@@ -247,8 +224,8 @@ def next_record(
         )
     deadline = game.deadline
     if after.period != before.period or deadline is None:
-        deadline = now + timing.turn_period
-    round_deadline = now + timing.round_period if after.clock == "round" else None
+        deadline = now + game.turn_period
+    round_deadline = now + game.round_period if after.clock == "round" else None
     return game.model_copy(
         update={
             "turn": played.turn,
@@ -277,7 +254,7 @@ def send_results(
     only: set[str] | None = None,
 ) -> int:
     """Mail every human player (or those in ``only``) their results of the step that made
-    ``game``'s version; each mail is claimed once, sent, and logged."""
+    ``game``'s version; each mail is claimed once, kept as the player's latest, sent, and logged."""
     sent = 0
     for player in sorted(players, key=lambda p: p.player_id):
         if player.robot is not None or (only is not None and player.player_id not in only):
@@ -290,6 +267,14 @@ def send_results(
             message = compose(
                 results_mail(game, player, rendered), settings.sender, settings.mail_domain, now
             )
+            kept = KeptResults(
+                game_id=game.game_id,
+                player_id=player.player_id,
+                version=game.version,
+                at=now,
+                subject=str(message["Subject"]),
+            )
+            store.keep_results(kept, message.as_bytes())
             outbox_id = mailer.send(message)
         except Exception:
             store.forget(key)
@@ -318,7 +303,6 @@ def finish_sending(
     state_json: str,
     players: list[PlayerRecord],
     now: datetime,
-    timing: TurnSettings,
 ) -> int:
     """Send what an earlier attempt committed but did not mail (see the module doc)."""
     logged = {e.key for e in store.mail_log(game.game_id) if e.direction == "out"}
@@ -329,15 +313,13 @@ def finish_sending(
     }
     if not unsent:
         return 0
-    played = replay(store, host, game, state_json, timing)
+    played = replay(store, host, game, state_json)
     if played is None:
         return 0
     return send_results(store, mailer, settings, game, players, played, now, only=unsent)
 
 
-def replay(
-    store: TurnStore, host: GameHost, game: GameRecord, state_json: str, timing: TurnSettings
-) -> Played | None:
+def replay(store: TurnStore, host: GameHost, game: GameRecord, state_json: str) -> Played | None:
     """The step that made ``game``'s version, played again from the version before; the game's
     opening when there is none; None when the replay does not give the state committed."""
     try:
@@ -347,20 +329,19 @@ def replay(
     pending = host.pending(before_json, before.turn_mode, before.combat_mode)
     if pending is None:
         return None
-    played = host.play(before_json, pending, gather(store, before, pending, timing))
+    played = host.play(before_json, pending, gather(store, before, pending))
     return played if played.state_json == state_json else None
 
 
-def start(game: GameRecord, state_json: str, now: datetime, timing: TurnSettings | None = None) -> GameRecord:
-    """A game record ready to run from ``state_json``: what it awaits and its first deadline
-    (for whoever creates or starts a game)."""
+def start(game: GameRecord, state_json: str, now: datetime) -> GameRecord:
+    """A game record ready to run from ``state_json``: what it awaits and its first deadline,
+    ``turn_hours`` on (for whoever creates or starts a game)."""
     first = HOSTS[game.game].pending(state_json, game.turn_mode, game.combat_mode)
-    period = (timing or TurnSettings()).turn_period
     return game.model_copy(
         update={
             "status": "running",
             "awaiting": tuple(awaited(w.scope, w.player) for w in first.wants) if first else (),
-            "deadline": now + period,
+            "deadline": now + game.turn_period,
             "round_deadline": None,
         }
     )

@@ -13,14 +13,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from engine.core.mailgame import ScopedOrders, combat_scope, turn_scope
+from engine.core.mailgame import CombatScope, ScopedOrders, combat_parts, combat_scope, turn_scope
 from engine.games import WARPWAR
 from engine.warpwar import robot
 from engine.warpwar.events import AnyEvent
 from engine.warpwar.lang.check import where
 from engine.warpwar.lang.printer import order_text
 from engine.warpwar.lang.sheet import combat_sheet, orders_sheet
-from engine.warpwar.mailgame import WarpWarMail
+from engine.warpwar.mailgame import WarpWarMail, fought_in
 from engine.warpwar.orders import OrderResult, RoundOrders, TurnOrders
 from engine.warpwar.picture import map_picture
 from engine.warpwar.report import build_report
@@ -99,34 +99,42 @@ def pending(state: GameState, turn_mode: TurnMode, combat_mode: CombatMode) -> P
 
 
 def _combat_wants(state: GameState) -> list[Wanted]:
+    player_turn = fought_in(state.turn, state.active_player.id)
     return [
-        Wanted(player=side, scope=combat_scope(combat.star, combat.round))
+        Wanted(player=side, scope=combat_scope(player_turn, combat.star, combat.round))
         for combat in sorted(state.combats, key=lambda c: c.star)
         for side in sorted({s.owner for s in state.ships.values() if s.location == combat.star})
     ]
 
 
+def _combat(wanted: Wanted) -> CombatScope:
+    found = combat_parts(wanted.scope)
+    assert found is not None  # a combat step waits for combat scopes only (pending)
+    return found
+
+
 def _side(wanted: Wanted) -> tuple[str, str]:
-    return wanted.player, wanted.scope.split(":")[1]
+    return wanted.player, _combat(wanted).star
 
 
 def _empty_round(wanted: Wanted) -> RoundOrders:
     """A side that sent nothing fights on its standing orders."""
-    _, star, round_ = wanted.scope.split(":")
-    return RoundOrders(player=wanted.player, star=star, round=int(round_))
+    combat = _combat(wanted)
+    return RoundOrders(player=wanted.player, star=combat.star, round=combat.round)
 
 
 def _no_orders(player: str, scope: str) -> str:
-    if scope.startswith("combat:"):
+    if combat_parts(scope) is not None:
         return _empty_round(Wanted(player=player, scope=scope)).model_dump_json()
     return TurnOrders(player=player).model_dump_json()
 
 
 def _robot_mail(state: GameState, view: PlayerView, scope: str, level: robot.Level) -> str:
-    if scope.startswith("combat:"):
-        _, star, round_ = scope.split(":")
-        combat = next((c for c in state.combats if c.star == star), None)
-        return robot.write_round(view, star, int(round_), robot.stream_for(state, view.player, combat), level)
+    fight = combat_parts(scope)
+    if fight is not None:
+        combat = next((c for c in state.combats if c.star == fight.star), None)
+        stream = robot.stream_for(state, view.player, combat)
+        return robot.write_round(view, fight.star, fight.round, stream, level)
     return robot.write_turn(view, robot.stream_for(state, view.player), level)
 
 

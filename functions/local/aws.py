@@ -32,7 +32,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-import boto3  # type: ignore[import-untyped]
+import boto3
 from moto import mock_aws
 from moto.awslambda.models import LambdaFunction
 from moto.core.models import DEFAULT_ACCOUNT_ID

@@ -1,7 +1,7 @@
 """The local demo: a two-player WarpWar game played by mail through the whole local pipeline.
 
 Red is a player whose orders come as ``.eml`` files: from ``orders`` (``turn-3.eml``,
-``combat-0606-1.eml``, ... named after what the game awaits) when there is one, else written by
+``turn-3-red-combat-0606-1.eml``, ... named after what the game awaits) when there is one, else written by
 the cadet robot from Red's own view, into the host's ``inbox/`` folder. Blue is a robot seat,
 which the turn workflow plays itself. Each step: the schedule ticks (the workflow processes what
 is due and mails Red the results), then Red's mail files are dropped and delivered (the inbound
@@ -20,6 +20,7 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
+from engine.core.mailgame import combat_parts
 from engine.warpwar import robot
 from engine.warpwar.game import Setup, WarpWar
 from engine.warpwar.state import GameConfig, GameState, PlayerSpec, Scenario, Visibility
@@ -78,10 +79,11 @@ def create_game(store: Store, seed: int, turn_limit: int, now: datetime) -> None
 def red_mail_text(state: GameState, scope: str) -> str:
     """What Red (written by the cadet robot) sends for ``scope``, with Red's secret code."""
     view = player_view(state, RED.player_id)
-    if scope.startswith("combat:"):
-        _, star, round_ = scope.split(":")
-        combat = next(c for c in state.combats if c.star == star)
-        text = robot.write_round(view, star, int(round_), robot.stream_for(state, RED.player_id, combat))
+    fight = combat_parts(scope)
+    if fight is not None:
+        combat = next(c for c in state.combats if c.star == fight.star)
+        stream = robot.stream_for(state, RED.player_id, combat)
+        text = robot.write_round(view, fight.star, fight.round, stream)
     else:
         text = robot.write_turn(view, robot.stream_for(state, RED.player_id))
     lines = text.splitlines()
@@ -100,7 +102,14 @@ def red_mail(text: str, domain: str, scope: str) -> bytes:
 
 
 def file_name(scope: str) -> str:
-    return scope.replace(":", "-") + ".eml"
+    """``turn-7.eml``; ``turn-7-red-combat-1415-2.eml``: round 2 of the combat at 1415 in Red's
+    player-turn of turn 7 (the same star can see a combat in each player-turn, and a mail
+    file used twice would be a duplicate delivery, ignored)."""
+    fight = combat_parts(scope)
+    if fight is None:
+        return scope.replace(":", "-") + ".eml"
+    when = fight.turn.replace("/", "-").lower()
+    return f"turn-{when}-combat-{fight.star}-{fight.round}.eml"
 
 
 def run_demo(
@@ -160,7 +169,8 @@ def run_demo(
                 (host.inbox / file_name(scope)).write_bytes(raw)
                 if record is not None:
                     record.mkdir(parents=True, exist_ok=True)
-                    shutil.copyfile(host.inbox / file_name(scope), record / file_name(scope))
+                    name = file_name(scope)
+                    shutil.copyfile(host.inbox / name, record / name)
             mails_in += len(host.scan_inbox())
         final = store.game(GAME_ID)
         outbox = len(host.outbox())

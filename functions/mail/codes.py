@@ -4,10 +4,18 @@ A code is 10 characters from an alphabet with no look-alikes (no 0/O, 1/I/L), gr
 reading aloud and retyping: ``K7QM-9XDA-2P``. That is 31**10, about 2**49.5, codes.
 
 Stored as ``scrypt$<n>$<r>$<p>$<salt>$<hash>`` (salt and hash base64). The parameters travel
-with each hash, so they can be raised later without invalidating stored codes. The work factor
-is modest (n = 2**12, about 15 ms) because a code is random, not a password chosen by a person:
-guessing 2**49 candidates through scrypt is out of reach even so, and checking a code sits on
-the inbound path, whose whole budget is 100 ms.
+with each hash, so they can be changed without invalidating stored codes: hashes made with the
+earlier n = 2**12 still verify.
+
+The work factor is small (n = 2**10, r = 8: 1 MiB and about 4 ms per check) because a code is
+random, not a password a person chose. Key stretching exists to slow the guessing of secrets
+with little entropy, whose likely candidates are few; a code has 2**49.5 equally likely values,
+so someone holding a stolen hash needs 2**48.5 scrypt runs on average: at 4 ms each, some 36,000
+core-years for one code, and a thousand-fold faster attacker still needs decades. What such a
+code would unlock is one player's orders in a game whose table the attacker has already read.
+Guessing by mail is bounded by the mail rate, not by the hash. A larger n buys nothing then,
+and costs time on the inbound path, whose whole budget is 100 ms at the 95th percentile (n =
+2**12 took 15-25 ms there: benchmarks/inbound_mail.py).
 
 Checking forgives what players do when retyping: lower case, dashes of any kind (a mail client
 may turn ``-`` into an en dash), spaces and other white space; it compares in constant time.
@@ -25,7 +33,7 @@ ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 LENGTH = 10
 GROUPS = (4, 4, 2)
 SCHEME = "scrypt"
-N, R, P = 2**12, 8, 1
+N, R, P = 2**10, 8, 1
 SALT_BYTES = 16
 HASH_BYTES = 32
 MAX_N = 2**20

@@ -12,8 +12,8 @@ from email.message import EmailMessage
 from email.utils import getaddresses, parseaddr
 from typing import Any, Protocol
 
-import boto3  # type: ignore[import-untyped, unused-ignore]
-from botocore.exceptions import BotoCoreError, ClientError  # type: ignore[import-untyped, unused-ignore]
+import boto3
+from botocore.exceptions import BotoCoreError, ClientError
 
 MAX_MESSAGE_BYTES = 40 * 1024 * 1024
 """SES v2's limit for a raw message, encoded, headers included."""

@@ -3,6 +3,7 @@
 from functions.store.provision import provision, table_definition
 from functions.store.records import (
     GameRecord,
+    KeptResults,
     MailLogEntry,
     NewSubmission,
     PlayerRecord,
@@ -17,6 +18,7 @@ __all__ = [
     "GameExistsError",
     "GameNotFoundError",
     "GameRecord",
+    "KeptResults",
     "MailLogEntry",
     "NewSubmission",
     "PlayerRecord",

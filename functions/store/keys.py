@@ -17,6 +17,7 @@ SEEN = "SEEN"
 # The index sort key of a game whose awaited orders are all in: before every real time.
 READY = "0000-00-00T00:00:00+00:00"
 STATE_PREFIX = "states/"
+RESULTS_PREFIX = "results/"
 
 
 def iso(moment: datetime) -> str:
@@ -78,6 +79,15 @@ def seen_pk(message_id: str) -> str:
     if len(message_id) > 200:
         message_id = "sha256:" + hashlib.sha256(message_id.encode()).hexdigest()
     return f"MSG#{message_id}"
+
+
+def results_sk(player_id: str) -> str:
+    return f"RESULTS#{player_id}"
+
+
+def results_object_key(game_id: str, player_id: str, version: int) -> str:
+    """The S3 key of the results mail of ``version`` sent to a player (raw MIME)."""
+    return f"{RESULTS_PREFIX}{game_id}/{player_id}/{version:08d}.eml"
 
 
 def state_object_key(game_id: str, version: int, state_json: bytes) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from botocore.exceptions import ClientError  # type: ignore[import-untyped]
+from botocore.exceptions import ClientError
 
 from functions.resources import Resources
 

@@ -6,7 +6,7 @@ timezone-aware and kept in UTC.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Annotated, Literal
 
 from pydantic import (
@@ -14,6 +14,7 @@ from pydantic import (
     AwareDatetime,
     BaseModel,
     ConfigDict,
+    Field,
     PlainSerializer,
     StringConstraints,
     field_validator,
@@ -67,7 +68,9 @@ class GameRecord(Record):
     ``awaiting`` names the orders the game waits for, one ``awaited(scope, player)`` entry each.
     The game is due when ``deadline`` or ``round_deadline`` has passed, or as soon as every awaited
     order of one scope is in, if ``early`` (combat rounds, scopes "combat:...", always resolve as
-    soon as both sides' orders are in).
+    soon as both sides' orders are in). A new deadline is ``turn_hours`` after a player-turn
+    (sequential mode) or game-turn (cycle mode) begins, a round deadline ``round_hours`` after a
+    combat round opens.
     """
 
     game_id: Ident
@@ -82,6 +85,8 @@ class GameRecord(Record):
     deadline: UtcDatetime | None = None
     round_deadline: UtcDatetime | None = None
     early: bool = True
+    turn_hours: float = Field(24, gt=0)
+    round_hours: float = Field(2, gt=0)
     failures: int = 0
     parked: str | None = None
 
@@ -100,6 +105,14 @@ class GameRecord(Record):
     def next_deadline(self) -> datetime | None:
         deadlines = [d for d in (self.deadline, self.round_deadline) if d is not None]
         return min(deadlines) if deadlines else None
+
+    @property
+    def turn_period(self) -> timedelta:
+        return timedelta(hours=self.turn_hours)
+
+    @property
+    def round_period(self) -> timedelta:
+        return timedelta(hours=self.round_hours)
 
     def prompt(self, scope: str) -> bool:
         """Whether ``scope`` is processed as soon as its orders are in, before any deadline."""
@@ -124,7 +137,7 @@ class PlayerRecord(Record):
 
 
 class NewSubmission(Record):
-    """Orders received for ``scope`` ("turn:5", "combat:2223:2"), before the store numbers them."""
+    """Orders received for ``scope`` ("turn:5", "combat:5/P1:2223:2"), before the store numbers them."""
 
     game_id: Ident
     player_id: Ident
@@ -139,6 +152,19 @@ class Submission(NewSubmission):
     """A stored submission: ``version`` 1 is the player's first for the scope, each later one + 1."""
 
     version: int
+
+
+class KeptResults(Record):
+    """The latest results mail sent to a player, kept for REPORT: the mail itself (raw MIME) is
+    in the state bucket at ``object_key`` (the store sets it)."""
+
+    game_id: Ident
+    player_id: Ident
+    version: int
+    """The game's version whose results the mail gave."""
+    at: UtcDatetime
+    subject: str
+    object_key: str = ""
 
 
 class MailLogEntry(Record):

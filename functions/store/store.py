@@ -10,15 +10,23 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime, timedelta
+from decimal import Decimal
 from typing import Any
 
-import boto3  # type: ignore[import-untyped]
-from boto3.dynamodb.types import TypeDeserializer, TypeSerializer  # type: ignore[import-untyped]
-from botocore.exceptions import ClientError  # type: ignore[import-untyped]
+import boto3
+from boto3.dynamodb.types import TypeDeserializer, TypeSerializer
+from botocore.exceptions import ClientError
 
 from functions.resources import GSI1, GSI1PK, GSI1SK, GSI2, GSI2PK, GSI2SK, PK, SK, TTL_ATTRIBUTE, Settings
 from functions.store import keys
-from functions.store.records import GameRecord, MailLogEntry, NewSubmission, PlayerRecord, Submission
+from functions.store.records import (
+    GameRecord,
+    KeptResults,
+    MailLogEntry,
+    NewSubmission,
+    PlayerRecord,
+    Submission,
+)
 
 # A state larger than this (UTF-8 bytes) goes to the state bucket; an item may hold 400 KB in all.
 INLINE_LIMIT = 300_000
@@ -39,7 +47,12 @@ class GameNotFoundError(LookupError):
 
 
 def _to_dynamo(values: Item) -> Item:
-    return {name: _serializer.serialize(value) for name, value in values.items()}
+    return {name: _serializer.serialize(_number(value)) for name, value in values.items()}
+
+
+def _number(value: Any) -> Any:
+    """DynamoDB numbers are decimals: boto3 refuses a float (``GameRecord.turn_hours``)."""
+    return Decimal(str(value)) if isinstance(value, float) else value
 
 
 def _from_dynamo(item: Item) -> Item:
@@ -51,8 +64,9 @@ def _error_code(error: ClientError) -> str:
 
 
 def _scope_matches(scope: str, prefix: str) -> bool:
-    """A prefix selects a whole scope and the scopes under it: "combat:2223" selects "combat:2223"
-    and "combat:2223:2" but not "combat:22230"; a prefix ending in ":" selects every scope it starts."""
+    """A prefix selects a whole scope and the scopes under it: "combat:5/P1:2223" selects
+    "combat:5/P1:2223" and "combat:5/P1:2223:2" but not "combat:5/P1:22230:1"; a prefix ending in
+    ":" selects every scope it starts."""
     if not prefix or prefix.endswith(":"):
         return scope.startswith(prefix)
     return scope == prefix or scope.startswith(prefix + ":")
@@ -141,7 +155,8 @@ class Store:
 
     def latest_submissions(self, game_id: str, scope_prefix: str = "") -> dict[tuple[str, str], Submission]:
         """(player, scope) -> the latest submission, for the scopes ``scope_prefix`` selects ("turn:5"
-        that scope, "combat:2223" its rounds, "combat:" every combat, "" everything)."""
+        that scope, "combat:5/P1:2223" the rounds of that combat, "combat:" every combat, ""
+        everything)."""
         latest: dict[tuple[str, str], Submission] = {}
         for item in self._query(
             **self._in_partition(keys.game_pk(game_id), keys.submission_prefix(scope_prefix))
@@ -201,6 +216,43 @@ class Store:
         old = GameRecord.model_validate_json(item["game"])
         record = old.model_copy(update={"version": expected_version + 1})
         return self._write_version(record, self._stored_state(item), expected_version)
+
+    # --- results mail kept for REPORT --------------------------------------------------------------
+
+    def keep_results(self, kept: KeptResults, raw: bytes) -> bool:
+        """Keep ``raw``, the MIME of the results mail of ``kept.version`` sent to a player, as their
+        latest: the mail in the state bucket, a small ``RESULTS#<player>`` item pointing at it. A
+        mail of an older version never replaces a newer one's (False then)."""
+        key = keys.results_object_key(kept.game_id, kept.player_id, kept.version)
+        self.s3.put_object(Bucket=self.settings.state_bucket, Key=key, Body=raw, ContentType="message/rfc822")
+        item = {
+            PK: keys.game_pk(kept.game_id),
+            SK: keys.results_sk(kept.player_id),
+            "kind": "results",
+            **kept.model_copy(update={"object_key": key}).model_dump(mode="json"),
+        }
+        try:
+            self.dynamodb.put_item(
+                TableName=self.table,
+                Item=_to_dynamo(item),
+                ConditionExpression="attribute_not_exists(#pk) OR #version <= :version",
+                ExpressionAttributeNames={"#pk": PK, "#version": "version"},
+                ExpressionAttributeValues=_to_dynamo({":version": kept.version}),
+            )
+        except ClientError as error:
+            if _error_code(error) == "ConditionalCheckFailedException":
+                return False
+            raise
+        return True
+
+    def latest_results(self, game_id: str, player_id: str) -> tuple[KeptResults, bytes] | None:
+        """The latest results mail kept for a player (see ``keep_results``), or None."""
+        item = self._get(keys.game_pk(game_id), keys.results_sk(player_id))
+        if item is None:
+            return None
+        kept = KeptResults.model_validate(item)
+        body = self.s3.get_object(Bucket=self.settings.state_bucket, Key=kept.object_key)["Body"]
+        return kept, bytes(body.read())
 
     # --- mail log and seen messages ----------------------------------------------------------------
 

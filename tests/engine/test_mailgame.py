@@ -3,7 +3,7 @@ ADD merged with the stored orders, the host's reading problems passed on, the sh
 
 from __future__ import annotations
 
-from engine.core.mailgame import MailGame, Reading, combat_scope, turn_scope
+from engine.core.mailgame import CombatScope, MailGame, Reading, combat_parts, combat_scope, turn_scope
 from engine.games import MAIL_GAMES
 from engine.warpwar.lang.ack import Acknowledgement
 from engine.warpwar.lang.messages import REPLACES_EARLIER_MAIL
@@ -66,8 +66,22 @@ def test_combat_orders_are_a_part_per_combat_round_and_leave_the_turn_alone() ->
     reading = GAME.read_orders(
         battle().model_dump_json(), "P1", mail("COMBAT Delta ROUND 2", "W3 ATTACK P2.W9: D=2 B=2")
     )
-    assert [part.scope for part in reading.parts] == [combat_scope("0505", 2)]
+    assert [part.scope for part in reading.parts] == ["combat:2/P1:0505:2"]
     assert RoundOrders.model_validate_json(reading.parts[0].orders_json).ships["W3"].beam == 2
+
+
+def test_a_combat_scope_names_the_player_turn_the_combat_is_fought_in() -> None:
+    # Given combats at Delta in P1's and then in P2's player-turn of the same game-turn
+    first = battle()
+    second = battle()
+    second.active = 1
+    orders = mail("COMBAT Delta ROUND 2", "W3 ATTACK P2.W9: D=2 B=2")
+    # When P1 sends the same round's orders in each
+    scopes = [GAME.read_orders(s.model_dump_json(), "P1", orders).parts[0].scope for s in (first, second)]
+    # Then they are orders for two combats: neither is taken for the other's
+    assert scopes == [combat_scope("2/P1", "0505", 2), combat_scope("2/P2", "0505", 2)]
+    assert combat_parts(scopes[1]) == CombatScope(turn="2/P2", star="0505", round=2)
+    assert combat_parts(turn_scope(2)) is None
 
 
 def test_add_merges_with_the_stored_orders_and_warns_for_each_replaced() -> None:
@@ -105,9 +119,39 @@ def test_add_merges_combat_rounds_ship_by_ship() -> None:
         state_json,
         "P1",
         mail("COMBAT Delta ROUND 2", "W3 DODGE: D=4", header="ADD\n"),
-        earlier={combat_scope("0505", 2): earlier}.get,
+        earlier={combat_scope("2/P1", "0505", 2): earlier}.get,
     )
     assert list(RoundOrders.model_validate_json(reading.parts[0].orders_json).ships) == ["W3"]
+
+
+def test_an_order_block_without_orders_submits_nothing_to_order_for_the_turn() -> None:
+    # Given a mail with the header and END only
+    reading = GAME.read_orders(fleet().model_dump_json(), "P1", mail())
+    # Then it is the player's (empty) orders for the turn, and the acknowledgement says so
+    assert reading.submitted
+    assert [part.scope for part in reading.parts] == [turn_scope(2)]
+    assert TurnOrders.model_validate_json(reading.parts[0].orders_json).orders == ()
+    assert reading.verdict.startswith("No orders in this mail: submitted as nothing to order for turn 2")
+    assert ack_of(reading).submitted
+
+
+def test_an_order_block_without_orders_in_combat_leaves_the_rounds_to_standing_orders() -> None:
+    reading = GAME.read_orders(battle().model_dump_json(), "P1", mail())
+    assert [part.scope for part in reading.parts] == ["combat:2/P1:0505:2"]
+    assert RoundOrders.model_validate_json(reading.parts[0].orders_json).ships == {}
+    assert "your ships fight on their standing orders" in reading.verdict
+
+
+def test_an_empty_add_mail_or_check_submits_nothing() -> None:
+    for header in ("ADD\n", "CHECK\n"):
+        reading = GAME.read_orders(fleet().model_dump_json(), "P1", mail(header=header))
+        assert not reading.submitted
+        assert reading.parts == ()
+
+
+def test_an_order_block_with_only_bad_lines_submits_nothing() -> None:
+    reading = GAME.read_orders(fleet().model_dump_json(), "P1", mail("MOVE W77 0102"))
+    assert not reading.submitted
 
 
 def test_the_hosts_reading_problems_come_first_among_the_warnings() -> None:

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-import boto3  # type: ignore[import-untyped]
+import boto3
 import pytest
 from moto import mock_aws
 
@@ -17,17 +17,32 @@ from functions.store import Store, provision
 REGION = "eu-west-1"
 
 
-@pytest.fixture(autouse=True)
-def fake_aws_environment(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Credentials that cannot reach AWS, the region, and the environment a handler is given."""
+def _fake_aws(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Credentials that cannot reach AWS, and the region."""
     for name in ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SECURITY_TOKEN", "AWS_SESSION_TOKEN"):
         monkeypatch.setenv(name, "testing")
     monkeypatch.setenv("AWS_DEFAULT_REGION", REGION)
     monkeypatch.setenv("AWS_REGION", REGION)
     monkeypatch.setenv("AWS_ACCOUNT_ID_ENDPOINT_MODE", "disabled")
-    monkeypatch.setenv("POWERTOOLS_TRACE_DISABLED", "1")
     monkeypatch.delenv("AWS_ENDPOINT_URL", raising=False)
     monkeypatch.delenv("AWS_PROFILE", raising=False)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def fake_aws_credentials() -> Iterator[None]:
+    """Fake credentials for the whole session, set before any session-wide fixture makes a boto3
+    client (pytest makes autouse fixtures first within their scope): a client resolves its
+    credentials once, when made, so one made before a test's own environment would find none."""
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        _fake_aws(monkeypatch)
+        yield
+
+
+@pytest.fixture(autouse=True)
+def fake_aws_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The fake credentials again (a test may change them) and the environment a handler is given."""
+    _fake_aws(monkeypatch)
+    monkeypatch.setenv("POWERTOOLS_TRACE_DISABLED", "1")
     for name, value in deployment().handler_environment().items():
         monkeypatch.setenv(name, value)
 
@@ -47,11 +62,10 @@ class Aws:
 
 
 @pytest.fixture(scope="session")
-def aws_clients() -> dict[str, Any]:
+def aws_clients(fake_aws_credentials: None) -> dict[str, Any]:
     """boto3 clients made once: making one costs about 0.2 s. moto intercepts every client made after
     it is imported, so each test's own ``mock_aws`` serves them with fresh, empty services."""
-    fake = {"aws_access_key_id": "testing", "aws_secret_access_key": "testing", "region_name": REGION}
-    return {name: boto3.client(name, **fake) for name in ("dynamodb", "s3")}
+    return {name: boto3.client(name, region_name=REGION) for name in ("dynamodb", "s3")}
 
 
 @pytest.fixture

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import re
 
 import pytest
@@ -27,7 +29,7 @@ def test_the_hash_carries_its_parameters_and_not_the_code() -> None:
 
     hashed = hash_code(code)
 
-    assert hashed.split("$")[:4] == ["scrypt", "4096", "8", "1"]
+    assert hashed.split("$")[:4] == ["scrypt", "1024", "8", "1"]
     assert "K7QM" not in hashed
     assert hash_code(code) != hashed  # a fresh salt each time
 
@@ -46,6 +48,21 @@ def test_the_hash_carries_its_parameters_and_not_the_code() -> None:
 )
 def test_a_code_retyped_as_players_do_matches(typed: str) -> None:
     assert code_matches(typed, hash_code("K7QM-9XDA-2P"))
+
+
+def test_a_hash_made_with_the_earlier_work_factor_still_matches() -> None:
+    # Given a code hashed with n = 2**12, the work factor before it was lowered
+    stored = "scrypt$4096$8$1$AAECAwQFBgcICQoLDA0ODw==$" + _b64(
+        hashlib.scrypt(b"K7QM9XDA2P", salt=bytes(range(16)), n=4096, r=8, p=1, dklen=32)
+    )
+
+    # Then the parameters it carries verify it, and only its own code
+    assert code_matches("k7qm-9xda-2p", stored)
+    assert not code_matches("K7QM-9XDA-2Q", stored)
+
+
+def _b64(data: bytes) -> str:
+    return base64.b64encode(data).decode("ascii")
 
 
 @pytest.mark.parametrize("typed", ["K7QM-9XDA-2Q", "K7QM-9XDA", "K7QM-9XDA-2P2", "", "K7QM.9XDA.2P"])

@@ -8,7 +8,8 @@ from engine.core.orderblock import find_block
 from functions.host import commands
 from functions.host.commands import Command, checked_body, find_command, message_text
 from functions.mail.codes import code_matches
-from functions.store import NewSubmission
+from functions.mail.compose import Attachment, OutgoingMail, compose
+from functions.store import KeptResults, NewSubmission
 from tests.functions.test_inbound import (
     BLUE,
     BLUE_CODE,
@@ -138,14 +139,40 @@ def test_status_to_the_host_address_finds_the_senders_only_game() -> None:
 # --- REPORT ---
 
 
-def test_report_says_no_copy_is_kept_and_sends_the_orders_sheet() -> None:
+def test_report_before_any_results_sends_the_orders_sheet() -> None:
     store, mailer = hosted(), ListMailer()
     outcome = deliver(store, raw_mail("REPORT"), mailer)
     assert outcome.command == "REPORT"
     text = text_of(mailer.sent[0])
-    assert "does not keep copies" in flat(mailer.sent[0])
+    assert "No results of game g1 have been sent to you yet" in flat(mailer.sent[0])
     assert "GAME g1" in text
     assert "PLAYER P1" in text
+
+
+def test_report_sends_the_latest_results_mail_again_to_the_registered_address() -> None:
+    # Given Red's latest results mail kept, sent when Red's address was another
+    store, mailer = hosted(), ListMailer()
+    results = OutgoingMail(
+        to="old@example.org", subject="Turn 3: P1's player-turn", text="Your results", game_id="g1",
+        player_id="P1", kind="results",
+        attachments=(Attachment(filename="g1-turn-3.json", content_type="application/json", data=b"{}"),),
+    )  # fmt: skip
+    sent = compose(results, f"warpmail@{DOMAIN}", DOMAIN, NOW)
+    kept = KeptResults(game_id="g1", player_id="P1", version=7, at=NOW, subject=str(sent["Subject"]))
+    store.results[("g1", "P1")] = (kept, sent.as_bytes())
+    # When Red asks for a REPORT
+    outcome = deliver(store, raw_mail("REPORT"), mailer)
+    # Then that mail comes again, to Red's registered address, as a new message
+    again = mailer.sent[0]
+    assert outcome.reason == "REPORT: the results of version 7 sent again"
+    assert (again["To"], again["Subject"]) == (RED, sent["Subject"])
+    assert again["Message-ID"] != sent["Message-ID"]
+    assert text_of(again).strip() == "Your results"
+    assert [p.get_filename() for p in again.iter_attachments()] == ["g1-turn-3.json"]
+    assert [(e.direction, e.reason) for e in store.log] == [
+        ("out", "results"),
+        ("in", "REPORT: the results of version 7 sent again"),
+    ]
 
 
 # --- CHECK ---

@@ -25,7 +25,15 @@ from functions.mail.body import read_message
 from functions.mail.codes import hash_code
 from functions.mail.outbox import OutboxMailer
 from functions.resources import Settings
-from functions.store import GameRecord, MailLogEntry, NewSubmission, PlayerRecord, Store, Submission
+from functions.store import (
+    GameRecord,
+    KeptResults,
+    MailLogEntry,
+    NewSubmission,
+    PlayerRecord,
+    Store,
+    Submission,
+)
 from tests.functions.conftest import Aws
 
 NOW = datetime(2025, 3, 7, 12, 0, tzinfo=UTC)
@@ -52,6 +60,7 @@ class FakeStore:
     subs: list[Submission] = field(default_factory=list)
     log: list[MailLogEntry] = field(default_factory=list)
     seen: set[str] = field(default_factory=set)
+    results: dict[tuple[str, str], tuple[KeptResults, bytes]] = field(default_factory=dict)
 
     def first_time(self, message_id: str, ttl_days: int = 30, now: datetime | None = None) -> bool:
         if message_id in self.seen:
@@ -99,6 +108,9 @@ class FakeStore:
 
     def log_mail(self, entry: MailLogEntry, ttl_days: int = 400) -> None:
         self.log.append(entry)
+
+    def latest_results(self, game_id: str, player_id: str) -> tuple[KeptResults, bytes] | None:
+        return self.results.get((game_id, player_id))
 
 
 @dataclass
@@ -224,6 +236,17 @@ def test_orders_from_the_registered_address_with_the_code_are_stored_and_acknowl
     assert "Deadline: Sat 8 Mar 2025, 18:00 UTC" in text_of(ack)
     assert [(e.direction, e.game_id) for e in store.log] == [("out", "g1"), ("in", "g1")]
     assert store.log[1].key == "inbound/1"
+
+
+def test_an_order_block_without_orders_is_a_submission_of_nothing_to_order() -> None:
+    # Given a mail with the header, the code and END, and not one order
+    store, mailer = hosted(), ListMailer()
+    outcome = deliver(store, raw_mail(orders("")), mailer)
+    # Then it is stored as the player's orders for the turn, and the acknowledgement says so
+    assert (outcome.status, outcome.scopes) == ("accepted", ("turn:1",))
+    [sub] = store.subs
+    assert TurnOrders.model_validate_json(sub.orders_json).orders == ()
+    assert "submitted as nothing to order for turn 1" in " ".join(text_of(mailer.sent[0]).split())
 
 
 def test_the_deadline_is_given_in_the_players_time_zone() -> None:

@@ -77,7 +77,7 @@ def test_combat_rounds_wait_for_both_sides_unless_fought_from_standing_orders() 
     by_mail = pending(state, "sequential", "mail")
     standing = pending(state, "sequential", "standing")
     assert by_mail is not None and by_mail.clock == "round"
-    assert {w.scope for w in by_mail.wants} == {f"combat:{star}:1"}
+    assert {w.scope for w in by_mail.wants} == {f"combat:{state.turn}/{state.active_player.id}:{star}:1"}
     assert len(by_mail.wants) == 2
     assert standing is not None and standing.wants == ()
 

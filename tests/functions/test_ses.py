@@ -11,10 +11,10 @@ from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
 
-import boto3  # type: ignore[import-untyped, unused-ignore]
+import boto3
 import pytest
-from botocore.exceptions import EndpointConnectionError  # type: ignore[import-untyped, unused-ignore]
-from botocore.stub import Stubber  # type: ignore[import-untyped, unused-ignore]
+from botocore.exceptions import EndpointConnectionError
+from botocore.stub import Stubber
 from moto import mock_aws
 from moto.core import DEFAULT_ACCOUNT_ID  # type: ignore[attr-defined, unused-ignore]
 from moto.ses.models import ses_backends

@@ -15,6 +15,7 @@ from functions.store import (
     GameExistsError,
     GameNotFoundError,
     GameRecord,
+    KeptResults,
     MailLogEntry,
     NewSubmission,
     PlayerRecord,
@@ -178,15 +179,16 @@ def test_versions_count_per_player_and_scope(store: Store) -> None:
 
 def test_a_scope_prefix_selects_that_scope_and_those_under_it_only(store: Store) -> None:
     created(store)
-    for scope in ("turn:5", "turn:50", "combat:2223:1", "combat:2223:2", "combat:22230:1"):
+    combats = ("combat:5/P1:2223:1", "combat:5/P1:2223:2", "combat:5/P1:22230:1", "combat:5/P2:2223:1")
+    for scope in ("turn:5", "turn:50", *combats):
         store.add_submission(a_submission("P1", scope))
     assert {scope for _, scope in store.latest_submissions("g1", "turn:5")} == {"turn:5"}
-    assert {scope for _, scope in store.latest_submissions("g1", "combat:2223")} == {
-        "combat:2223:1",
-        "combat:2223:2",
+    assert {scope for _, scope in store.latest_submissions("g1", "combat:5/P1:2223")} == {
+        "combat:5/P1:2223:1",
+        "combat:5/P1:2223:2",
     }
-    assert len(store.latest_submissions("g1", "combat:")) == 3
-    assert len(store.latest_submissions("g1")) == 5
+    assert len(store.latest_submissions("g1", "combat:")) == 4
+    assert len(store.latest_submissions("g1")) == 6
 
 
 def test_a_submission_passed_with_a_version_gets_the_next_one(store: Store) -> None:
@@ -318,8 +320,8 @@ def test_a_game_without_early_processing_waits_for_its_deadline(store: Store) ->
 
 
 def test_a_combat_round_is_due_as_soon_as_both_sides_are_in_even_without_early(store: Store) -> None:
-    scope = "combat:2223:1"
-    awaiting = (awaited(scope, "P1"), awaited(scope, "P2"), awaited("combat:1010:1", "P1"))
+    scope = "combat:3/P1:2223:1"
+    awaiting = (awaited(scope, "P1"), awaited(scope, "P2"), awaited("combat:3/P1:1010:1", "P1"))
     created(store, a_game(awaiting=awaiting, early=False, round_deadline=NOW + HOUR))
     store.add_submission(a_submission("P1", scope))
     store.add_submission(a_submission("P2", scope))
@@ -433,3 +435,34 @@ def test_powertools_idempotency_records_live_in_the_same_table(aws: Aws) -> None
     items = aws.dynamodb.scan(TableName=aws.resources.table)["Items"]
     assert [i["PK"]["S"] for i in items] == [IDEMPOTENCY_PARTITION]
     assert "expires" in items[0]
+
+
+# --- Deadline periods and kept results ---
+
+
+def test_a_game_keeps_its_own_deadline_periods(store: Store) -> None:
+    game = created(store, a_game(turn_hours=0.5, round_hours=0.25))
+    assert store.game("g1") == game
+    assert store.state("g1")[0].round_period == timedelta(minutes=15)
+    assert a_game().turn_period == timedelta(hours=24) and a_game().round_period == timedelta(hours=2)
+
+
+def kept(version: int, player_id: str = "P1") -> KeptResults:
+    return KeptResults(game_id="g1", player_id=player_id, version=version, at=NOW, subject=f"v{version}")
+
+
+def test_the_latest_results_mail_of_each_player_is_kept_and_never_replaced_by_an_older(
+    aws: Aws, store: Store
+) -> None:
+    created(store)
+    assert store.latest_results("g1", "P1") is None
+    assert store.keep_results(kept(3), b"mail 3")
+    assert store.keep_results(kept(5), b"mail 5")
+    assert not store.keep_results(kept(4), b"mail 4")
+    assert store.keep_results(kept(1, "P2"), b"mail for P2")
+    found = store.latest_results("g1", "P1")
+    assert found is not None
+    assert (found[0].version, found[0].subject, found[1]) == (5, "v5", b"mail 5")
+    assert found[0].object_key == "results/g1/P1/00000005.eml"
+    assert raw_item(aws, "GAME#g1", "RESULTS#P1")["kind"] == {"S": "results"}
+    assert store.players("g1") == [a_player("P1"), a_player("P2")]  # the pointers are no players

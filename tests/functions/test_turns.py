@@ -3,23 +3,21 @@ WarpWar game, one side a robot seat and the other a player whose orders arrive a
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
+from email.utils import format_datetime
 
 import pytest
 
-from engine.core.mailgame import ScopedOrders
+from engine.core.mailgame import combat_parts
 from engine.core.picture import Picture
 from engine.warpwar import robot
 from engine.warpwar.game import Setup, WarpWar
 from engine.warpwar.mailgame import WarpWarMail
-from engine.warpwar.orders import TurnOrders
 from engine.warpwar.report import Report
 from engine.warpwar.state import GameConfig, GameState, PlayerSpec, Scenario, Stage, Visibility
 from engine.warpwar.views import player_view
-from functions.host import turns, warpwar_host
+from functions.host import inbound, turns, warpwar_host
 from functions.render.report import RenderedReport
 from functions.resources import Settings
 from functions.store import GameRecord, NewSubmission, PlayerRecord, Store, split_awaited
@@ -79,17 +77,15 @@ def mail_orders(store: Store, player: str, now: datetime) -> None:
         scope, awaited = split_awaited(entry)
         if awaited != player:
             continue
-        if scope.startswith("combat:"):
-            _, star, round_ = scope.split(":")
-            combat = next(c for c in state.combats if c.star == star)
-            text = robot.write_round(view, star, int(round_), robot.stream_for(state, player, combat))
+        fight = combat_parts(scope)
+        if fight is not None:
+            combat = next(c for c in state.combats if c.star == fight.star)
+            text = robot.write_round(view, fight.star, fight.round, robot.stream_for(state, player, combat))
         else:
             text = robot.write_turn(view, robot.stream_for(state, player))
         parts = WarpWarMail().read_orders(state_json, player, text).parts
-        # A player with nothing to order says so (the mail reader stores no empty orders yet).
-        for part in parts or (
-            ScopedOrders(scope=scope, orders_json=TurnOrders(player=player).model_dump_json()),
-        ):
+        assert parts, f"{player} answers {scope}: with nothing to order, an empty order block"
+        for part in parts:
             submission = NewSubmission(
                 game_id=GAME,
                 player_id=player,
@@ -104,19 +100,6 @@ def mail_orders(store: Store, player: str, now: datetime) -> None:
 
 def subjects(mails: list[EmailMessage]) -> list[str]:
     return [str(m["Subject"]) for m in mails]
-
-
-@pytest.fixture(scope="module", autouse=True)
-def credentials_before_clients() -> Iterator[None]:
-    """Fake credentials before conftest's session-wide boto3 clients are made (they resolve
-    credentials once, when made), whichever test module runs first."""
-    saved = {name: os.environ.get(name) for name in ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY")}
-    for name in saved:
-        os.environ.setdefault(name, "testing")
-    yield
-    for name, value in saved.items():
-        if value is None:
-            os.environ.pop(name, None)
 
 
 @pytest.fixture(autouse=True)
@@ -276,3 +259,56 @@ def test_a_parked_game_is_left_alone(store: Store, settings: Settings) -> None:
     summary = turns.process_game(GAME, START + timedelta(days=2), store, Recorder(), settings)
     assert summary.result == "not_running"
     assert turns.process_game("nope", START, store, Recorder(), settings).result == "missing"
+
+
+def test_a_games_own_periods_set_its_deadlines(store: Store, settings: Settings) -> None:
+    # Given a fast game: an hour a player-turn, half an hour a combat round
+    new_game(store, turn_hours=1, round_hours=0.5)
+    game = store.game(GAME)
+    assert game is not None and game.deadline == START + timedelta(hours=1)
+    # When its player sends nothing for an hour
+    summary = turns.process_game(GAME, START + timedelta(hours=1), store, Recorder(), settings)
+    # Then the player-turn is waived, and the robot's own player-turn gets the same hour
+    assert summary.steps == 2
+    game = store.game(GAME)
+    assert game is not None and game.deadline == START + timedelta(hours=2)
+
+
+def test_each_players_latest_results_mail_is_kept_and_report_sends_it_again(
+    store: Store, settings: Settings
+) -> None:
+    # Given a game played for a turn, its player mailed the results
+    new_game(store)
+    mailer = Recorder()
+    mail_orders(store, "P1", START)
+    turns.process_game(GAME, START, store, mailer, settings)
+    game = store.game(GAME)
+    assert game is not None
+    kept = store.latest_results(GAME, "P1")
+    assert kept is not None and kept[0].version == game.version
+    assert store.latest_results(GAME, "P2") is None  # robots get no mail
+    # When the player asks for a REPORT
+    request = EmailMessage()
+    request["From"] = "one@example.org"
+    request["To"] = f"{GAME}@{settings.mail_domain}"
+    request["Subject"] = "REPORT"
+    request["Message-ID"] = "<report-please@example.org>"
+    request.set_content("REPORT")
+    later = START + timedelta(hours=1)
+    outcome = inbound.receive(bytes(request), "inbound/report", later, store, mailer, settings)
+    # Then the latest results mail comes again, as it was, with a new Message-ID and Date
+    again, last = mailer.sent[-1], mailer.sent[-2]
+    assert outcome.reason == f"REPORT: the results of version {game.version} sent again"
+    assert again["Subject"] == last["Subject"] and again["To"] == "one@example.org"
+    assert again["Message-ID"] != last["Message-ID"]
+    assert again["Date"] == format_datetime(later)
+    assert plain_text(again) == plain_text(last)
+    assert [p.get_filename() for p in again.iter_attachments()] == [
+        p.get_filename() for p in last.iter_attachments()
+    ]
+
+
+def plain_text(message: EmailMessage) -> str:
+    part = message.get_body(("plain",))
+    assert isinstance(part, EmailMessage)
+    return str(part.get_content()).replace("\r\n", "\n")

@@ -12,7 +12,7 @@ import zipfile
 from pathlib import Path
 from typing import Any
 
-import boto3  # type: ignore[import-untyped]
+import boto3
 import pytest
 from moto import mock_aws
 

@@ -1,0 +1,511 @@
+"""The AWS cost of one game-turn (2 and 8 players) and of the idle deployment, from counts measured
+in the local pipeline (functions/local: the same handlers and state machine, on moto).
+
+    python -m benchmarks.cost_model [--players 2,8] [--turns N] [--quick]
+
+Each game is played by mail: every player is a person whose orders (written by the cadet robot
+from that player's own view, with the player's secret code) arrive as mail; the schedule's
+workflow runs whenever something is due (every order is in: early processing). Counted from the
+first player-turn of turn 1 until turn ``1 + N`` begins, then divided by ``N``:
+
+- Lambda invocations per function, and their durations: measured in this process (moto emulates
+  each AWS call in a few milliseconds, about a real call's latency), scaled by the CPU share of
+  the function's memory (Lambda gives one vCPU at 1,769 MB, proportionally less below);
+- Step Functions state transitions: the ``...StateEntered`` events of each execution's history;
+- DynamoDB request units, from every call's items (botocore event hooks on the clients): a write
+  unit per KB written (twice in a transaction), once more per index the item is in; a read unit
+  per 4 KB read (half when eventually consistent). Reads of projected queries are counted at the
+  projected size, so slightly low; an ``UpdateItem`` counts 1 unit per table and index it touches
+  (it only ever updates a game's meta item, under 1 KB);
+- S3 requests and bytes; SES mails sent and their raw size, and mails received.
+
+Prices are the public on-demand prices for eu-west-1 as assumed on ``PRICES_AS_OF`` (named
+constants below), without the free tiers. The idle cost per month is what the deployment costs
+with no game due: the schedule's 8,640 workflow runs (every 5 minutes), each running FindDue
+only, measured the same way, plus the alarms, the custom metric FindDue publishes, and logs.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import statistics
+import sys
+import tempfile
+import time
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from email.message import EmailMessage
+from email.utils import format_datetime, make_msgid
+from pathlib import Path
+from typing import Any
+from unittest.mock import patch
+
+import boto3
+
+from benchmarks.timing import machine, table
+from engine.core.mailgame import combat_parts
+from engine.warpwar import robot
+from engine.warpwar.game import Setup, WarpWar
+from engine.warpwar.mapgen import MapSpec
+from engine.warpwar.state import GameConfig, GameState, PlayerSpec, Scenario, Visibility
+from engine.warpwar.views import player_view
+from functions.host import turns
+from functions.local.host import LocalHost
+from functions.mail.codes import hash_code
+from functions.mail.compose import game_address
+from functions.resources import GSI1PK, GSI2PK, Resources, resources
+from functions.store import GameRecord, PlayerRecord, Store, split_awaited
+
+# --- Prices: eu-west-1 (Ireland), on demand, as assumed on PRICES_AS_OF; no free tier -------------
+PRICES_AS_OF = "2026-11-22"
+LAMBDA_ARM_GB_SECOND = 0.0000133334
+LAMBDA_REQUEST = 0.20 / 1_000_000
+STEP_FUNCTIONS_TRANSITION = 0.025 / 1000  # standard workflows
+DYNAMODB_WRITE_UNIT = 0.7068 / 1_000_000  # on-demand, after the November 2024 price cut
+DYNAMODB_READ_UNIT = 0.1413 / 1_000_000
+DYNAMODB_GB_MONTH = 0.283
+S3_WRITE_REQUEST = 0.005 / 1000  # PUT, COPY, POST, LIST
+S3_READ_REQUEST = 0.0004 / 1000  # GET and the rest
+S3_GB_MONTH = 0.023
+SES_MAIL_SENT = 0.10 / 1000
+SES_ATTACHMENT_GB = 0.12  # SES bills the size of the mail sent as "attachment data"
+SES_MAIL_RECEIVED = 0.10 / 1000
+SES_RECEIVED_CHUNK = 0.09 / 1000  # per 256 KB of each mail received
+CLOUDWATCH_ALARM_MONTH = 0.10
+CLOUDWATCH_METRIC_MONTH = 0.30  # a custom metric published all month (billed by the hour)
+CLOUDWATCH_LOG_INGEST_GB = 0.57
+CLOUDWATCH_LOG_STORE_GB_MONTH = 0.03
+
+# --- Assumptions ------------------------------------------------------------------------------------
+FULL_CPU_MB = 1769
+"""Lambda memory at which a function gets one full vCPU; below it, CPU time stretches."""
+LOG_BYTES_PER_INVOCATION = 1500
+"""Lambda's START/END/REPORT lines, one Powertools log line and the metrics (EMF) blob."""
+ALARMS = 2
+"""InboundFailed and GamesParked (docs/architecture.md: failure handling)."""
+IDLE_METRICS = 0
+"""Custom metrics published by idle runs: none (find_due publishes GamesDue only when some game
+is due; published every 5 minutes it would be billed all month, $0.30)."""
+RUNS_PER_MONTH = 30 * 24 * 60 // 5
+ITEM_OVERHEAD = 100
+"""DynamoDB's storage overhead per item, in bytes."""
+WRITES = frozenset({"PutObject", "CopyObject", "ListObjects", "ListObjectsV2", "CreateMultipartUpload"})
+KB = 1024
+GB = 1024**3
+
+
+@dataclass
+class Invocation:
+    function: str
+    seconds: float
+    memory_mb: int
+
+
+@dataclass
+class Counts:
+    """Everything the pipeline asked of AWS while it was counting."""
+
+    invocations: list[Invocation] = field(default_factory=list)
+    transitions: int = 0
+    executions: int = 0
+    write_units: float = 0.0
+    read_units: float = 0.0
+    dynamodb_calls: Counter[str] = field(default_factory=Counter)
+    stored_bytes: int = 0
+    s3_writes: int = 0
+    s3_reads: int = 0
+    s3_bytes_put: int = 0
+    mails_sent: int = 0
+    mail_bytes_sent: int = 0
+    received_sizes: list[int] = field(default_factory=list)
+
+    @property
+    def mails_received(self) -> int:
+        return len(self.received_sizes)
+
+
+class Meter:
+    """Counts AWS calls through botocore's event hooks, on every client of the default session."""
+
+    def __init__(self) -> None:
+        self.counts = Counts()
+        self.on = False
+
+    def install(self) -> None:
+        """Hook every client made from now on (the handlers make theirs on first use)."""
+        boto3.setup_default_session()
+        session = boto3.DEFAULT_SESSION._session  # the botocore session every boto3.client shares
+        session.register("before-parameter-build", self._before)
+        session.register("after-call", self._after)
+
+    def _before(self, params: dict[str, Any], model: Any, context: dict[str, Any], **_: Any) -> None:
+        # The request's own parameters travel to its after-call in its context (calls nest: an
+        # S3 put runs the inbound function, whose calls finish first).
+        context["metered_params"] = params
+
+    def _after(self, parsed: dict[str, Any], model: Any, context: dict[str, Any], **_: Any) -> None:
+        if not self.on:
+            return
+        params = context.get("metered_params", {})
+        service = model.service_model.service_name
+        if service == "dynamodb":
+            self._dynamodb(model.name, params, parsed)
+        elif service == "s3":
+            self._s3(model.name, params)
+        elif service == "sesv2" and model.name == "SendEmail":
+            self.counts.mails_sent += 1
+            self.counts.mail_bytes_sent += len(params["Content"]["Raw"]["Data"])
+
+    def _dynamodb(self, operation: str, params: dict[str, Any], parsed: dict[str, Any]) -> None:
+        counts = self.counts
+        counts.dynamodb_calls[operation] += 1
+        if operation == "PutItem":
+            counts.write_units += _write_units(params["Item"])
+            counts.stored_bytes += _item_size(params["Item"]) + ITEM_OVERHEAD
+        elif operation == "TransactWriteItems":
+            for entry in params["TransactItems"]:
+                item = entry.get("Put", {}).get("Item")
+                if item is not None:
+                    counts.write_units += _write_units(item, transactional=True)
+                    counts.stored_bytes += _item_size(item) + ITEM_OVERHEAD
+        elif operation == "BatchWriteItem":
+            for requests in params["RequestItems"].values():
+                for request in requests:
+                    item = request.get("PutRequest", {}).get("Item")
+                    counts.write_units += _write_units(item) if item else 1
+        elif operation == "UpdateItem":
+            # Only ever a game's meta item (under 1 KB), and the index entries its update names.
+            names = set(params.get("ExpressionAttributeNames", {}).values())
+            counts.write_units += 1 + len(names & {GSI1PK, GSI2PK})
+        elif operation == "DeleteItem":
+            counts.write_units += 1
+        elif operation == "GetItem":
+            size = _item_size(parsed.get("Item", {}))
+            counts.read_units += _read_units(size, params.get("ConsistentRead", False))
+        elif operation == "Query":
+            size = sum(_item_size(item) for item in parsed.get("Items", []))
+            counts.read_units += _read_units(size, params.get("ConsistentRead", False))
+
+    def _s3(self, operation: str, params: dict[str, Any]) -> None:
+        if operation in WRITES:
+            self.counts.s3_writes += 1
+            self.counts.s3_bytes_put += _body_size(params.get("Body", b""))
+        else:
+            self.counts.s3_reads += 1
+
+
+def _body_size(body: Any) -> int:
+    """An S3 body's size: bytes, or the in-memory file botocore has already wrapped them in."""
+    if isinstance(body, bytes | str):
+        return len(body)
+    return body.getbuffer().nbytes if hasattr(body, "getbuffer") else 0
+
+
+def _write_units(item: dict[str, Any], transactional: bool = False) -> float:
+    units = math.ceil(max(_item_size(item), 1) / KB)
+    indexes = sum(key in item for key in (GSI1PK, GSI2PK))
+    return units * (2 if transactional else 1) + units * indexes
+
+
+def _read_units(size: int, consistent: bool) -> float:
+    units = max(1, math.ceil(size / (4 * KB)))
+    return units if consistent else units / 2
+
+
+def _item_size(item: dict[str, Any]) -> int:
+    """DynamoDB's size of an item in its wire format: names plus values."""
+    return sum(len(name.encode()) + _value_size(value) for name, value in item.items())
+
+
+def _value_size(value: dict[str, Any]) -> int:
+    kind, data = next(iter(value.items()))
+    if kind == "S":
+        return len(data.encode())
+    if kind == "N":
+        return len(data.lstrip("-").replace(".", "")) // 2 + 2
+    if kind == "B":
+        return len(data)
+    if kind in ("BOOL", "NULL"):
+        return 1
+    if kind == "L":
+        return 3 + sum(1 + _value_size(element) for element in data)
+    if kind == "M":
+        return 3 + sum(len(name.encode()) + 1 + _value_size(element) for name, element in data.items())
+    return sum(len(str(element)) for element in data)  # sets
+
+
+@contextmanager
+def timed_handlers(described: Resources, meter: Meter) -> Iterator[None]:
+    """Each function's handler, timed while the meter is on (the local host imports the handler
+    by name at every invocation, so replacing the module attribute times every call)."""
+    import importlib
+
+    originals: list[tuple[Any, str, Callable[..., Any]]] = []
+    for spec in described.functions:
+        module_name, _, name = spec.handler.rpartition(".")
+        module = importlib.import_module(module_name)
+        _new_container(module)
+        original = getattr(module, name)
+        originals.append((module, name, original))
+        setattr(module, name, _timed(original, spec.key, spec.memory_mb, meter))
+    try:
+        yield
+    finally:
+        for module, name, original in originals:
+            setattr(module, name, original)
+
+
+def _new_container(module: Any) -> None:
+    """Forget the clients and settings a handler module made earlier in this process (against
+    another emulated AWS, in a test run), as a new Lambda container would not have them."""
+    for value in vars(module).values():
+        if callable(getattr(value, "cache_clear", None)):
+            value.cache_clear()
+
+
+def _timed(handler: Callable[..., Any], key: str, memory_mb: int, meter: Meter) -> Callable[..., Any]:
+    def timed(event: Any, context: Any) -> Any:
+        start = time.perf_counter()
+        try:
+            return handler(event, context)
+        finally:
+            if meter.on:
+                meter.counts.invocations.append(Invocation(key, time.perf_counter() - start, memory_mb))
+
+    return timed
+
+
+# --- The game, played by mail ---------------------------------------------------------------------
+
+
+def new_game(store: Store, game_id: str, players: int, now: datetime) -> dict[str, str]:
+    """A running game of ``players`` people; returns each player's secret code."""
+    specs = tuple(PlayerSpec(id=f"P{n}", name=f"Player {n}") for n in range(1, players + 1))
+    config = GameConfig(
+        game_id=game_id, scenario=Scenario.ADVANCED, visibility=Visibility.BLIND, players=specs, turn_limit=40
+    )
+    star_map = "classic" if players == 2 else MapSpec(name="Cost map", players=players)
+    state_json = WarpWar().new_game(Setup(config=config, map=star_map), 7).state.model_dump_json()
+    game = turns.start(GameRecord(game_id=game_id, title="Cost model", status="open"), state_json, now)
+    codes = {spec.id: f"C0DE-{spec.id}-XX".replace("0", "Q").replace("1", "R") for spec in specs}
+    records = [
+        PlayerRecord(
+            game_id=game_id,
+            player_id=spec.id,
+            name=spec.name,
+            address=f"{spec.id.lower()}@example.org",
+            code_hash=hash_code(codes[spec.id]),
+        )
+        for spec in specs
+    ]
+    store.create_game(game, records, state_json)
+    return codes
+
+
+def orders_mail(state: GameState, game_id: str, player: str, code: str, scope: str, domain: str) -> bytes:
+    """What ``player`` sends for ``scope``: the cadet robot's orders from the player's view."""
+    view = player_view(state, player)
+    fight = combat_parts(scope)
+    if fight is not None:
+        combat = next(c for c in state.combats if c.star == fight.star)
+        text = robot.write_round(view, fight.star, fight.round, robot.stream_for(state, player, combat))
+    else:
+        text = robot.write_turn(view, robot.stream_for(state, player))
+    lines = text.splitlines()
+    message = EmailMessage()
+    message["From"] = f"{player} <{player.lower()}@example.org>"
+    message["To"] = game_address(game_id, domain)
+    message["Subject"] = f"Orders, {scope}"
+    message["Date"] = format_datetime(datetime.now(UTC))
+    message["Message-ID"] = make_msgid(domain="example.org")
+    message.set_content("\n".join([lines[0], f"CODE {code}", *lines[1:]]) + "\n")
+    return message.as_bytes()
+
+
+def play(host: LocalHost, meter: Meter, game_id: str, players: int, game_turns: int) -> Counts:
+    """Count ``game_turns`` game-turns of a new game of ``players`` people."""
+    store = Store(host.resources.settings(), dynamodb=host.client("dynamodb"), s3=host.client("s3"))
+    clock = datetime(2026, 1, 5, 18, 0, tzinfo=UTC)
+    codes = new_game(store, game_id, players, clock)
+    game = store.game(game_id)
+    assert game is not None
+    first_turn = GameState.model_validate_json(store.state(game_id)[1]).turn
+    sent = set[tuple[int, str, str]]()
+    meter.counts, meter.on = Counts(), True
+    while game.status == "running" and game.turn < first_turn + game_turns:
+        owed = [
+            (scope, player)
+            for scope, player in map(split_awaited, game.awaiting)
+            if (game.version, scope, player) not in sent
+        ]
+        if owed:
+            _, state_json = store.state(game_id)
+            state = GameState.model_validate_json(state_json)
+            for scope, player in owed:
+                sent.add((game.version, scope, player))
+                raw = orders_mail(state, game_id, player, codes[player], scope, host.resources.mail_domain)
+                meter.counts.received_sizes.append(len(raw))
+                host.deliver(raw)
+        version = game.version
+        result = host.tick(now=clock)
+        meter.counts.executions += 1
+        if result.status != "SUCCEEDED":
+            raise SystemExit(f"the workflow failed: {result.error} {result.cause}")
+        game = store.game(game_id)
+        assert game is not None
+        if game.version == version and not owed:
+            deadline = game.round_deadline or game.deadline
+            if deadline is None or deadline <= clock:
+                raise SystemExit(f"game {game_id} is stuck at turn {game.turn}")
+            clock = deadline
+    meter.on = False
+    meter.counts.transitions = _transitions(host, last=meter.counts.executions)
+    return meter.counts
+
+
+def idle_run(host: LocalHost, meter: Meter) -> Counts:
+    """One scheduled workflow run with no game due."""
+    meter.counts, meter.on = Counts(), True
+    host.tick(now=datetime(2026, 1, 5, 18, 0, tzinfo=UTC))
+    meter.counts.executions = 1
+    meter.on = False
+    meter.counts.transitions = _transitions(host, last=1)
+    return meter.counts
+
+
+def _transitions(host: LocalHost, last: int) -> int:
+    """State transitions of the state machine's ``last`` executions."""
+    stepfunctions = host.client("stepfunctions")
+    executions = stepfunctions.list_executions(stateMachineArn=host.aws.state_machine_arn)["executions"]
+    executions.sort(key=lambda e: e["startDate"])
+    total = 0
+    for execution in executions[-last:]:
+        history = stepfunctions.get_execution_history(executionArn=execution["executionArn"], maxResults=1000)
+        total += sum(event["type"].endswith("StateEntered") for event in history["events"])
+    return total
+
+
+# --- Dollars -------------------------------------------------------------------------------------------
+
+
+def billed_seconds(invocation: Invocation) -> float:
+    """The measured duration, stretched by the CPU share of the function's memory; Lambda bills
+    by the millisecond."""
+    stretch = max(1.0, FULL_CPU_MB / invocation.memory_mb)
+    return math.ceil(invocation.seconds * stretch * 1000) / 1000
+
+
+def cost_lines(counts: Counts, per: float = 1.0) -> list[tuple[str, str, float]]:
+    """(service, what was counted, dollars), every count divided by ``per`` (the game-turns)."""
+    by_function: dict[str, list[Invocation]] = defaultdict(list)
+    for invocation in counts.invocations:
+        by_function[invocation.function].append(invocation)
+    lines = []
+    for function, invoked in sorted(by_function.items()):
+        gb_seconds = sum(billed_seconds(c) * c.memory_mb / 1024 for c in invoked) / per
+        median = statistics.median(billed_seconds(c) for c in invoked)
+        dollars = gb_seconds * LAMBDA_ARM_GB_SECOND + len(invoked) / per * LAMBDA_REQUEST
+        what = f"{len(invoked) / per:.1f} invocations, median {median * 1000:.0f} ms, {gb_seconds:.2f} GB-s"
+        lines.append((f"Lambda {function}", what, dollars))
+    transitions = counts.transitions / per
+    executions = f"{counts.executions / per:.1f} executions, {transitions:.1f} transitions"
+    lines.append(("Step Functions", executions, transitions * STEP_FUNCTIONS_TRANSITION))
+    wru, rru = counts.write_units / per, counts.read_units / per
+    calls = ", ".join(f"{op} {n / per:.1f}" for op, n in counts.dynamodb_calls.most_common())
+    dynamodb = wru * DYNAMODB_WRITE_UNIT + rru * DYNAMODB_READ_UNIT
+    lines.append(("DynamoDB requests", f"{wru:.1f} WRU, {rru:.1f} RRU ({calls})", dynamodb))
+    s3_writes, s3_reads = counts.s3_writes / per, counts.s3_reads / per
+    s3 = f"{s3_writes:.1f} writes ({counts.s3_bytes_put / per / KB:.0f} KB), {s3_reads:.1f} reads"
+    lines.append(("S3 requests", s3, s3_writes * S3_WRITE_REQUEST + s3_reads * S3_READ_REQUEST))
+    sent, received = counts.mails_sent / per, counts.mails_received / per
+    sent_gb = counts.mail_bytes_sent / per / GB
+    chunks = sum(max(1, math.ceil(size / (256 * KB))) for size in counts.received_sizes) / per
+    ses = (
+        sent * SES_MAIL_SENT
+        + sent_gb * SES_ATTACHMENT_GB
+        + received * SES_MAIL_RECEIVED
+        + chunks * SES_RECEIVED_CHUNK
+    )
+    lines.append(("SES", f"{sent:.1f} sent ({sent_gb * GB / KB:.0f} KB), {received:.1f} received", ses))
+    log_gb = len(counts.invocations) / per * LOG_BYTES_PER_INVOCATION / GB
+    lines.append(
+        ("CloudWatch Logs", f"{log_gb * GB / KB:.0f} KB ingested", log_gb * CLOUDWATCH_LOG_INGEST_GB)
+    )
+    return lines
+
+
+def storage_line(counts: Counts, per: float = 1.0) -> tuple[str, str, float]:
+    """What the game-turn adds to storage, priced for one month kept."""
+    dynamodb_gb = counts.stored_bytes / per / GB
+    s3_gb = (counts.s3_bytes_put + sum(counts.received_sizes)) / per / GB
+    what = f"DynamoDB {dynamodb_gb * GB / KB:.0f} KB, S3 {s3_gb * GB / KB:.0f} KB"
+    return ("storage added (a month)", what, dynamodb_gb * DYNAMODB_GB_MONTH + s3_gb * S3_GB_MONTH)
+
+
+def idle_lines(run: Counts) -> list[tuple[str, str, float]]:
+    per_run = sum(dollars for _, _, dollars in cost_lines(run))
+    return [
+        (
+            "schedule runs (FindDue only)",
+            f"{RUNS_PER_MONTH:,} runs, ${per_run:.7f} each",
+            per_run * RUNS_PER_MONTH,
+        ),
+        ("alarms", f"{ALARMS} standard alarms", ALARMS * CLOUDWATCH_ALARM_MONTH),
+        ("custom metrics", f"{IDLE_METRICS} published by idle runs", IDLE_METRICS * CLOUDWATCH_METRIC_MONTH),
+        (
+            "log storage",
+            "one month of the runs' logs kept",
+            RUNS_PER_MONTH * LOG_BYTES_PER_INVOCATION / GB * CLOUDWATCH_LOG_STORE_GB_MONTH,
+        ),
+    ]
+
+
+def _print_costs(title: str, lines: Sequence[tuple[str, str, float]]) -> float:
+    total = sum(dollars for _, _, dollars in lines)
+    print(f"\n{title}")
+    rows = [(service, what, f"{dollars:.6f}") for service, what, dollars in lines]
+    print(table(("service", "counted", "USD"), [*rows, ("total", "", f"{total:.6f}")]))
+    return total
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    quick = "--quick" in args
+    sizes = [2] if quick else [2, 8]
+    if "--players" in args:
+        sizes = [int(n) for n in args[args.index("--players") + 1].split(",")]
+    game_turns = 1 if quick or "--turns" not in args else int(args[args.index("--turns") + 1])
+    print(f"AWS cost model, eu-west-1 prices as assumed on {PRICES_AS_OF} (no free tier)")
+    print(f"machine: {machine()}")
+    meter = Meter()
+    described = resources("local")
+    # The handlers read their environment at import, and are imported here to be timed.
+    with (
+        patch.dict(os.environ, described.handler_environment()),
+        tempfile.TemporaryDirectory() as root,
+        LocalHost(Path(root), described) as host,
+    ):
+        meter.install()  # inside moto, which gives boto3 a default session of its own
+        with timed_handlers(host.resources, meter):
+            if not quick:
+                # Warm containers, as a busy deployment has: cold starts are counted apart.
+                play(host, meter, "warmup", 2, 1)
+            idle = idle_run(host, meter)
+            for players in sizes:
+                counts = play(host, meter, f"cost{players}", players, game_turns)
+                lines = [*cost_lines(counts, per=game_turns), storage_line(counts, per=game_turns)]
+                _print_costs(f"one game-turn, {players} players (mean of {game_turns})", lines)
+        month = _print_costs(
+            f"idle deployment, per month (schedule every 5 minutes: {RUNS_PER_MONTH:,} runs)",
+            idle_lines(idle),
+        )
+    print(f"target: idle < $1 a month: {'met' if month < 1 else 'NOT met'}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
