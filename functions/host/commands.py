@@ -32,11 +32,11 @@ from pydantic import BaseModel, ConfigDict
 from engine.core.mailgame import combat_parts, turn_scope
 from engine.core.orderblock import clean, quote_depth
 from engine.games import MAIL_GAMES
+from functions.host.deadlines import deadline_text
 from functions.host.inbound import (
     DEFAULT_GAME,
     Inbound,
     InboundOutcome,
-    deadline_text,
     find_game,
     find_player,
     read_orders,

@@ -41,13 +41,13 @@ from email import policy
 from email.message import EmailMessage
 from email.parser import BytesParser
 from typing import Literal, Protocol
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import BaseModel, ConfigDict
 
 from engine.core.mailgame import Earlier, MailGame
 from engine.core.orderblock import Header, find_block
 from engine.games import MAIL_GAMES
+from functions.host.deadlines import deadline_text
 from functions.mail.body import BodyText, order_text, read_message, sender, subject
 from functions.mail.codes import code_matches
 from functions.mail.compose import OutgoingMail, compose, game_from_address
@@ -494,18 +494,6 @@ def _recipient_game(message: EmailMessage, domain: str) -> str | None:
             if game_id is not None:
                 return game_id
     return None
-
-
-def deadline_text(moment: datetime | None, timezone: str = "UTC") -> str | None:
-    """A deadline as a player reads it, in the player's time zone: "Fri 5 Jan 2024, 18:00 CET"."""
-    if moment is None:
-        return None
-    try:
-        zone = ZoneInfo(timezone)
-    except (ZoneInfoNotFoundError, ValueError):
-        zone = ZoneInfo("UTC")
-    local = moment.astimezone(zone)
-    return f"{local:%a} {local.day} {local:%b %Y, %H:%M} {local.tzname()}"
 
 
 # --- Rendering ---

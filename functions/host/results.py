@@ -10,13 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Literal, Protocol
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import BaseModel, ConfigDict
 
 from engine.core.mailgame import ScopedOrders
+from functions.host.deadlines import deadline_text
 from functions.mail.compose import Attachment, MailKind, OutgoingMail
 from functions.store.records import GameRecord, PlayerRecord
 
@@ -120,18 +119,6 @@ def results_mail(game: GameRecord, player: PlayerRecord, rendered: Rendered) -> 
         kind=rendered.kind,
         game_name=rendered.game_name,
     )
-
-
-def deadline_text(moment: datetime | None, timezone: str) -> str | None:
-    """``moment`` as the player reads it: "2025-03-02 18:00 CET"; UTC when the zone is unknown."""
-    if moment is None:
-        return None
-    try:
-        zone = ZoneInfo(timezone)
-    except (ZoneInfoNotFoundError, ValueError):
-        zone = ZoneInfo("UTC")
-    local = moment.astimezone(zone)
-    return f"{local:%Y-%m-%d %H:%M} {local.tzname()}"
 
 
 def deadlines_for(game: GameRecord, player: PlayerRecord) -> Deadlines:

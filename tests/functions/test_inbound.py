@@ -20,6 +20,7 @@ from engine.warpwar.mailgame import WarpWarMail
 from engine.warpwar.orders import TurnOrders
 from engine.warpwar.state import GameConfig, PlayerSpec, Scenario, Visibility
 from functions.host import inbound
+from functions.host.deadlines import deadline_text
 from functions.host.inbound import InboundOutcome, receive
 from functions.mail.body import read_message
 from functions.mail.codes import hash_code
@@ -453,8 +454,8 @@ def test_a_failure_midway_unsees_the_mail_so_that_it_can_be_delivered_again() ->
 
 
 def test_deadline_text_falls_back_to_utc_for_an_unknown_zone() -> None:
-    assert inbound.deadline_text(DEADLINE, "Mars/Olympus") == "Sat 8 Mar 2025, 18:00 UTC"
-    assert inbound.deadline_text(None) is None
+    assert deadline_text(DEADLINE, "Mars/Olympus") == "Sat 8 Mar 2025, 18:00 UTC"
+    assert deadline_text(None) is None
 
 
 # --- With the real store (moto) and the outbox ---

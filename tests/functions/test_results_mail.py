@@ -10,7 +10,8 @@ from engine.warpwar import robot
 from engine.warpwar.game import Setup, WarpWar
 from engine.warpwar.state import GameConfig, GameState, PlayerSpec, Scenario, Stage, Visibility
 from engine.warpwar.views import player_view
-from functions.host.results import Deadlines, deadline_text, results_mail
+from functions.host.deadlines import deadline_text
+from functions.host.results import Deadlines, results_mail
 from functions.host.warpwar_host import WarpWarHost, pending
 from functions.mail.compose import compose
 from functions.store import GameRecord, PlayerRecord
@@ -84,6 +85,6 @@ def test_combat_rounds_wait_for_both_sides_unless_fought_from_standing_orders() 
 
 def test_deadlines_are_told_in_the_players_time_zone() -> None:
     moment = datetime(2025, 3, 1, 12, tzinfo=UTC)
-    assert deadline_text(moment, "Europe/Paris") == "2025-03-01 13:00 CET"
-    assert deadline_text(moment, "Nowhere/Special") == "2025-03-01 12:00 UTC"
+    assert deadline_text(moment, "Europe/Paris") == "Sat 1 Mar 2025, 13:00 CET"
+    assert deadline_text(moment, "Nowhere/Special") == "Sat 1 Mar 2025, 12:00 UTC"
     assert deadline_text(None, "UTC") is None
