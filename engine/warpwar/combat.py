@@ -37,11 +37,13 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Literal
 
 from engine.warpwar import crt, damage, ecm, ownership
 from engine.warpwar.components import Attributes
 from engine.warpwar.context import Step
+from engine.warpwar.copying import updated
 from engine.warpwar.crt import Result
 from engine.warpwar.events import (
     CombatBegan,
@@ -65,6 +67,9 @@ QUIET_ROUNDS_TO_END = 3
 PICKUP_RULE = "rules VI, Systemship pickup and drop in combat"
 
 EndReason = Literal["destroyed", "retreated", "withdrawal", "mutual"]
+
+NO_LOSSES = Attributes()
+"""What another player's round report shows of a ship's losses (frozen, so one serves all)."""
 
 
 # --- Starting a combat ---
@@ -111,20 +116,27 @@ def default_order(ship: Ship) -> CombatOrder:
 def check_order(step: Step, combat: Combat, ship: Ship, order: CombatOrder) -> tuple[CombatOrder, str | None]:
     """The order ``ship`` actually carries out this round, and a note when it had to be changed
     (module docstring: the fixed order of adjustments). Never raises."""
+    return _check_order(step, combat.star, fighters(step, combat.star), ship, order)
+
+
+def _check_order(
+    step: Step, star: str, taking_part: list[Ship], ship: Ship, order: CombatOrder
+) -> tuple[CombatOrder, str | None]:
+    """``check_order`` with the round's fighters found once for all its ships."""
     if ship.carried_by is not None:
         carrier = ship.carried_by.split(".", 1)[-1]
         note = f"{ship.name} is carried by {carrier} and takes no part in the round (rules IV, Systemships)"
         return CombatOrder(tactic=Tactic.DODGE), note
     notes: list[str] = []
-    enemies = {s.uid: s for s in fighters(step, combat.star) if s.owner != ship.owner}
+    enemies = {s.uid: s for s in taking_part if s.owner != ship.owner}
     fixed = _tactic(ship, order, notes)
     fixed = _capacities(ship, fixed, notes)
     fixed = _targets(ship, fixed, enemies, notes)
     fixed = _weapon_mix(ship, fixed, notes)
     fixed = _ammunition(ship, fixed, notes)
     fixed = _power(ship, fixed, notes)
-    fixed = _transfers(step, combat.star, ship, fixed, notes)
-    fixed = _retreat_to(step, combat.star, ship, fixed, notes)
+    fixed = _transfers(step, star, ship, fixed, notes)
+    fixed = _retreat_to(step, star, ship, fixed, notes)
     return fixed, "; ".join(notes) or None
 
 
@@ -278,6 +290,22 @@ def _unique(names: Iterable[str]) -> list[str]:
     return list(dict.fromkeys(names))
 
 
+def transfer_needs(order: CombatOrder) -> list[str]:
+    """What an order must change before its Warpship may pick up or drop Systemships this round:
+    "if it allocates Drive = 0 and Screen = 0 and selects the Dodge or Retreat tactic ... but may
+    NOT fire Missiles or Cannons"."""
+    needs = []
+    if order.drive:
+        needs.append("Drive = 0")
+    if order.screen:
+        needs.append("Screen = 0")
+    if order.tactic is Tactic.ATTACK:
+        needs.append("the DODGE or RETREAT tactic")
+    if order.missiles or order.cannons:
+        needs.append("no Missiles or Cannons fired")
+    return needs
+
+
 def _transfers(step: Step, star: str, ship: Ship, order: CombatOrder, notes: list[str]) -> CombatOrder:
     """ "A Warpship may pick up or drop Systemships during a combat round if it allocates Drive = 0
     and Screen = 0 and selects the Dodge or Retreat tactic ... but may NOT fire Missiles or
@@ -289,15 +317,7 @@ def _transfers(step: Step, star: str, ship: Ship, order: CombatOrder, notes: lis
     if not ship.is_warpship:
         notes.append(f"{ship.name} cannot pick up or drop Systemships: only Warpships carry them")
         return cancel
-    needs = []
-    if order.drive:
-        needs.append("Drive = 0")
-    if order.screen:
-        needs.append("Screen = 0")
-    if order.tactic is Tactic.ATTACK:
-        needs.append("the DODGE or RETREAT tactic")
-    if order.missiles or order.cannons:
-        needs.append("no Missiles or Cannons fired")
+    needs = transfer_needs(order)
     if needs:
         notes.append(f"{ship.name} picks up and drops nothing: that needs {', '.join(needs)} ({PICKUP_RULE})")
         return cancel
@@ -355,10 +375,17 @@ def retreat_hex(step: Step, star: str, ship: Ship, wanted: str | None) -> str | 
     """Where a ship that escapes or withdraws goes: the hex its order named, if adjacent and on
     the map; else the adjacent hex nearest its owner's nearest complete Base (ties: lowest hex
     number); None if the star has no neighbour on the map."""
-    options = sorted(step.state.map.adjacency.get(star, ()))
+    options = step.state.map.adjacency.get(star, ())
     if wanted in options:
         return wanted
-    bases = [b.star for b in step.state.bases.values() if b.owner == ship.owner and b.complete]
+    bases = tuple(b.star for b in step.state.bases.values() if b.owner == ship.owner and b.complete)
+    return _nearest_to_bases(options, bases)
+
+
+@lru_cache(maxsize=4096)
+def _nearest_to_bases(options: tuple[str, ...], bases: tuple[str, ...]) -> str | None:
+    """Of ``options``, the hex nearest any of ``bases`` (ties: lowest hex number). Remembered:
+    every ship escaping a star asks the same question, and its answer depends only on these."""
 
     def nearness(hex_: str) -> tuple[int, str]:
         return min((distance(hex_, base) for base in bases), default=0), hex_
@@ -431,13 +458,13 @@ def _settle_orders(
         wanted = orders.get(ship.uid)
         if wanted is None:
             wanted = ship.standing_order if ship.standing_order is not None else default_order(ship)
-        fight.executed[ship.uid], note = check_order(step, combat, ship, wanted)
+        fight.executed[ship.uid], note = _check_order(step, fight.star, ships, ship, wanted)
         if note:
             fight.note(ship.uid, note)
     for uid in sorted(orders):
         carried = step.state.ships.get(uid)
         if uid not in taking_part and carried is not None and carried.location == fight.star:
-            _, note = check_order(step, combat, carried, orders[uid])
+            _, note = _check_order(step, fight.star, ships, carried, orders[uid])
             fight.note(uid, note or "")
     _share_pick_ups(fight)
 
@@ -733,13 +760,13 @@ def _tell_round(step: Step, combat: Combat, fight: _Round) -> None:
         orders = {
             uid: order
             if fight.owners[uid] == player or (order.damage_priority is None and order.ecm_policy is None)
-            else order.model_copy(update={"damage_priority": None, "ecm_policy": None})
+            else updated(order, {"damage_priority": None, "ecm_policy": None})
             for uid, order in full.orders.items()
         }
         damage_shown = tuple(
             d
             if fight.owners[d.ship] == player
-            else d.model_copy(update={"losses": Attributes(), "cargo_lost": 0, "record": ""})
+            else updated(d, {"losses": NO_LOSSES, "cargo_lost": 0, "record": ""})
             for d in fight.damage
         )
         notes = {uid: n for uid, n in full.order_notes.items() if fight.owners[uid] == player}

@@ -13,6 +13,8 @@ from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from engine.warpwar.copying import updated
+
 WARP_GENERATOR_COST = 5
 REPAIR_BAY_COST = 5
 MISSILES_PER_BP = 3
@@ -70,7 +72,7 @@ class Attributes(BaseModel):
         return value
 
     def replace(self, **changes: int) -> Attributes:
-        return self.model_copy(update=changes)
+        return updated(self, changes)
 
     def total(self) -> int:
         """Sum of all amounts; zero means nothing is left but the WG and R."""

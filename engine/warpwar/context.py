@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
+from engine.warpwar.copying import updated
 from engine.warpwar.events import AnyEvent, Event, ShipSighted
 from engine.warpwar.ships import Ship
 from engine.warpwar.state import GameState, Knowledge, Sighting, Visibility
@@ -20,8 +21,12 @@ class Step:
         self.state = state
         self.events: list[AnyEvent] = []
         self._at: dict[str, set[str]] = defaultdict(set)
-        for ship in state.ships.values():
-            self._at[ship.location].add(ship.uid)
+        for uid, ship in state.ships.items():
+            self._at[ship.location].add(uid)
+        # The uids of each hex in order, kept until a ship comes or goes there: the same hex is
+        # asked about many times in a step (every move into a star, every combat round).
+        self._sorted_at: dict[str, list[str]] = {}
+        self._everyone = tuple(sorted(p.id for p in state.players))
         # Hexes where ships or Bases have come, gone or changed hands since the players'
         # knowledge was last refreshed: within a game-turn only these need looking at again.
         self.touched: set[str] = set()
@@ -30,11 +35,20 @@ class Step:
 
     @property
     def active_id(self) -> str:
-        return self.state.active_player.id
+        state = self.state
+        return state.players[state.active].id
 
     def ships_at(self, hex_: str) -> list[Ship]:
         """Ships in a hex (carried Systemships included), sorted by uid."""
-        return [self.state.ships[uid] for uid in sorted(self._at.get(hex_, ()))]
+        ships = self.state.ships
+        return [ships[uid] for uid in self.uids_at(hex_)]
+
+    def uids_at(self, hex_: str) -> list[str]:
+        """The uids of ``ships_at``, in the same order (do not change the list)."""
+        uids = self._sorted_at.get(hex_)
+        if uids is None:
+            uids = self._sorted_at[hex_] = sorted(self._at.get(hex_, ()))
+        return uids
 
     def owners_at(self, hex_: str) -> set[str]:
         """Players with a ship or a Base in the hex."""
@@ -47,34 +61,55 @@ class Step:
     def enemy_ships_at(self, hex_: str, player: str) -> list[Ship]:
         return [s for s in self.ships_at(hex_) if s.owner != player]
 
+    def has_enemy_ships_at(self, hex_: str, player: str) -> bool:
+        """Whether ``enemy_ships_at`` would find any, without listing them."""
+        ships = self.state.ships
+        return any(ships[uid].owner != player for uid in self._at.get(hex_, ()))
+
     def place(self, ship: Ship, hex_: str) -> None:
         """Move a ship (and everything it carries) to a hex."""
-        for uid in (ship.uid, *ship.carrying):
-            moving = self.state.ships[uid]
-            self._at[moving.location].discard(uid)
-            self.touched.add(moving.location)
-            moving.location = hex_
-            self._at[hex_].add(uid)
+        self._move(ship, hex_)
+        for uid in ship.carrying:
+            self._move(self.state.ships[uid], hex_)
+
+    def _move(self, ship: Ship, hex_: str) -> None:
+        # What _left and _came do, spelt out: every step of every move comes here.
+        uid, old = ship.uid, ship.location
+        at, sorted_at, touched = self._at, self._sorted_at, self.touched
+        at[old].discard(uid)
+        sorted_at.pop(old, None)
+        touched.add(old)
+        ship.location = hex_
+        at[hex_].add(uid)
+        sorted_at.pop(hex_, None)
+        touched.add(hex_)
+
+    def _came(self, hex_: str, uid: str) -> None:
+        self._at[hex_].add(uid)
+        self._sorted_at.pop(hex_, None)
+        self.touched.add(hex_)
+
+    def _left(self, hex_: str, uid: str) -> None:
+        self._at[hex_].discard(uid)
+        self._sorted_at.pop(hex_, None)
         self.touched.add(hex_)
 
     def add(self, ship: Ship) -> None:
         self.state.ships[ship.uid] = ship
-        self._at[ship.location].add(ship.uid)
-        self.touched.add(ship.location)
+        self._came(ship.location, ship.uid)
 
     def remove(self, ship: Ship) -> None:
         """Take a ship out of the game (destroyed or scrapped) with everything it carries."""
         for uid in (ship.uid, *ship.carrying):
             gone = self.state.ships.pop(uid)
-            self._at[gone.location].discard(uid)
-            self.touched.add(gone.location)
+            self._left(gone.location, uid)
         if ship.carried_by is not None and ship.carried_by in self.state.ships:
             self.state.ships[ship.carried_by].carrying.remove(ship.uid)
 
     # --- who may see what ---
 
     def everyone(self) -> tuple[str, ...]:
-        return tuple(sorted(p.id for p in self.state.players))
+        return self._everyone
 
     def observers(self, hex_: str, actor: str) -> tuple[str, ...]:
         """Who sees something happen in a hex: everyone in open games; in blind games the actor
@@ -84,11 +119,9 @@ class Step:
         return tuple(sorted(self.owners_at(hex_) | {actor}))
 
     def base_fields(self, visible_to: tuple[str, ...]) -> dict[str, Any]:
-        return {
-            "turn": self.state.turn,
-            "player_turn": self.active_id,
-            "visible_to": tuple(sorted(set(visible_to))),
-        }
+        if visible_to is not self._everyone:
+            visible_to = tuple(sorted(set(visible_to)))
+        return {"turn": self.state.turn, "player_turn": self.active_id, "visible_to": visible_to}
 
     def emit(self, event: Event) -> None:
         self.events.append(event)  # type: ignore[arg-type]
@@ -96,11 +129,7 @@ class Step:
     def emit_redacted(self, event: Event, visible_to: tuple[str, ...], **blanked: Any) -> None:
         """Emit a copy of ``event`` for players who may see that it happened but not its secrets."""
         if visible_to:
-            self.emit(
-                event.model_copy(
-                    update={"visible_to": tuple(sorted(visible_to)), "redacted": True, **blanked}
-                )
-            )
+            self.emit(updated(event, {"visible_to": tuple(sorted(visible_to)), "redacted": True, **blanked}))
 
     def knowledge(self, player: str) -> Knowledge:
         known = self.state.knowledge.get(player)

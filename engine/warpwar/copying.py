@@ -16,7 +16,7 @@ The copy is equal (``==``) to the original and dumps to the same JSON.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from enum import Enum
 from functools import cache
 from types import UnionType
@@ -29,6 +29,9 @@ Model = TypeVar("Model", bound=BaseModel)
 
 _set = object.__setattr__
 """Sets an attribute past pydantic's ``__setattr__``, as ``BaseModel.__copy__`` does."""
+_new = object.__new__
+"""Makes an instance without ``__init__``; looked up once, as ``cls.__new__`` goes through
+pydantic's metaclass each time."""
 
 
 def deep_copy(value: Any) -> Any:
@@ -49,17 +52,51 @@ def deep_copy(value: Any) -> Any:
 
 def copy_model(model: Model) -> Model:
     """What ``model.__copy__()`` does, with each changeable field copied by its plan."""
-    cls = type(model)
-    copied = cls.__new__(cls)
-    fields = model.__dict__.copy()
-    for name, copier in _plan(cls):
-        fields[name] = copier(fields[name])
-    extra, private = model.__pydantic_extra__, model.__pydantic_private__
-    _set(copied, "__dict__", fields)
-    _set(copied, "__pydantic_fields_set__", model.__pydantic_fields_set__.copy())
-    _set(copied, "__pydantic_extra__", None if extra is None else deep_copy(extra))
-    _set(copied, "__pydantic_private__", None if private is None else deep_copy(private))
+    copied: Model = _model_copier(type(model))(model)
     return copied
+
+
+def updated(model: Model, changes: Mapping[str, Any]) -> Model:
+    """What ``model.model_copy(update=changes)`` makes, without ``copy.copy``'s generic dispatch:
+    round reports are copied with changes for each player in every combat round. The changes are
+    not validated, as with ``model_copy``: they must already have the fields' types."""
+    if model.__pydantic_extra__ is not None or model.__pydantic_private__ is not None or not changes:
+        return model.model_copy(update=changes)
+    cls = type(model)
+    copied = _new(cls)
+    fields = model.__dict__.copy()
+    fields.update(changes)
+    fields_set = model.__pydantic_fields_set__.copy()
+    fields_set.update(changes)
+    _set(copied, "__dict__", fields)
+    _set(copied, "__pydantic_extra__", None)
+    _set(copied, "__pydantic_fields_set__", fields_set)
+    _set(copied, "__pydantic_private__", None)
+    return copied
+
+
+@cache
+def _model_copier(cls: type[BaseModel]) -> Copier:
+    """The copier of one model class, with its plan and constructor looked up once: a state copy
+    copies every ship, Base and player."""
+    plan = _plan(cls)
+
+    def copy(model: Any) -> Any:
+        if type(model) is not cls:
+            # A field of this class holding a subclass: that class's own copier.
+            return copy_model(model)
+        copied = _new(cls)
+        fields = model.__dict__.copy()
+        for name, copier in plan:
+            fields[name] = copier(fields[name])
+        extra, private = model.__pydantic_extra__, model.__pydantic_private__
+        _set(copied, "__dict__", fields)
+        _set(copied, "__pydantic_fields_set__", model.__pydantic_fields_set__.copy())
+        _set(copied, "__pydantic_extra__", None if extra is None else deep_copy(extra))
+        _set(copied, "__pydantic_private__", None if private is None else deep_copy(private))
+        return copied
+
+    return copy
 
 
 @cache
@@ -86,7 +123,7 @@ def _copier(annotation: Any) -> Copier | None:
     if origin is dict and args:
         return _dict_copier(_copier(args[1]))
     if isinstance(annotation, type) and issubclass(annotation, BaseModel):
-        return copy_model
+        return _model_copier(annotation)
     return deep_copy
 
 

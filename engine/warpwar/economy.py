@@ -45,8 +45,12 @@ def collect_income(step: Step) -> None:
     elif state.turn == 1:
         _fixed_income(step, player, ADVANCED_FIRST_INCOME)
     else:
-        for star in sorted(state.map.stars, key=lambda s: s.hex):
-            _star_income(step, player.id, star)
+        # Only the stars the player owns can produce for him (``produces_for``), in hex order.
+        owned = sorted(hex_ for hex_, control in state.control.items() if control.owner == player.id)
+        for hex_ in owned:
+            star = state.map.star_at.get(hex_)
+            if star is not None:
+                _star_income(step, player.id, star)
 
 
 def home_base(step: Step, player: Player) -> Base | None:

@@ -33,33 +33,22 @@ def refresh_knowledge_at(step: Step, hexes: Collection[str], events: Sequence[An
 def _refresh(step: Step, scope: set[str] | None, events: Sequence[AnyEvent]) -> None:
     """``scope``: the only hexes that can have changed since the last refresh (None: any)."""
     state = step.state
+    open_game = state.config.visibility is Visibility.OPEN
+    explored = state.config.map_knowledge is MapKnowledge.EXPLORED
     presence = _presence(step, scope)
-    present_at: dict[str, set[str]] = defaultdict(set)
-    for hex_, owners in presence.items():
-        for owner in owners:
-            present_at[owner].add(hex_)
+    present_at = _present_at(presence) if explored or not open_game else {}
     # Everyone looks everywhere only in open games; in blind ones a player looks where he is.
-    on_map = _OnMap(step, everywhere=scope is None and state.config.visibility is Visibility.OPEN)
+    on_map = _OnMap(step, everywhere=scope is None and open_game)
     for player in state.players:
         if player.eliminated:
             continue
         known = step.knowledge(player.id)
-        own = present_at[player.id]
-        if state.config.visibility is Visibility.OPEN:
-            # Everything is seen: look wherever anything is now or was last known to be.
-            remembered = {s.hex for s in known.sightings.values()}
-            visible = set(presence) | set(known.bases) | remembered
-            if scope is not None:
-                visible &= scope
-        else:
-            visible = own
+        own = present_at.get(player.id, set())
+        visible = _seen_in_open_game(known, presence, scope) if open_game else own
         if visible:
-            in_order = sorted(visible)
             _forget_ships_gone(step, known, visible)
-            others_at = [h for h in in_order if _others_at(presence, h, player.id)]
-            _sight_ships(step, on_map, known, player.id, others_at)
-            _see_bases_and_owners(step, known, player.id, in_order)
-        if state.config.map_knowledge is MapKnowledge.EXPLORED:
+            _look_at(step, on_map, presence, known, player.id, sorted(visible))
+        if explored:
             _explore(step, known, player.id, own, events, refresh_all=scope is None)
     step.touched.clear()
 
@@ -76,10 +65,21 @@ def _presence(step: Step, scope: set[str] | None) -> dict[str, set[str]]:
     return presence
 
 
-def _others_at(presence: dict[str, set[str]], hex_: str, player: str) -> bool:
-    """Whether another player has a ship or a Base in the hex (else there is nothing to sight)."""
-    owners = presence.get(hex_)
-    return owners is not None and not (len(owners) == 1 and player in owners)
+def _present_at(presence: dict[str, set[str]]) -> dict[str, set[str]]:
+    """For each player, the hexes where he has a ship or a Base."""
+    present_at: dict[str, set[str]] = defaultdict(set)
+    for hex_, owners in presence.items():
+        for owner in owners:
+            present_at[owner].add(hex_)
+    return present_at
+
+
+def _seen_in_open_game(known: Knowledge, presence: dict[str, set[str]], scope: set[str] | None) -> set[str]:
+    """Everything is seen: look wherever anything is now or was last known to be (in ``scope``)."""
+    remembered = {s.hex for s in known.sightings.values()}
+    if scope is None:
+        return remembered.union(presence, known.bases)
+    return {h for h in scope if h in presence or h in known.bases or h in remembered}
 
 
 class _OnMap:
@@ -105,7 +105,12 @@ class _OnMap:
         if found is None:
             if self._everywhere:
                 return []
-            found = [(s.uid, s.owner) for s in self._step.ships_at(hex_) if s.carried_by is None]
+            ships = self._step.state.ships
+            found = [
+                (uid, ship.owner)
+                for uid in self._step.uids_at(hex_)
+                if (ship := ships[uid]).carried_by is None
+            ]
             self._at[hex_] = found
         return found
 
@@ -113,37 +118,41 @@ class _OnMap:
 def _forget_ships_gone(step: Step, known: Knowledge, visible: set[str]) -> None:
     """A sighting stands until the player looks at that hex again and the ship is not there."""
     ships = step.state.ships
-    for uid, sighting in list(known.sightings.items()):
-        if sighting.hex not in visible:
+    for uid, seen in list(known.sightings.items()):
+        if seen.hex not in visible:
             continue
         ship = ships.get(uid)
-        if ship is None or ship.carried_by is not None or ship.location != sighting.hex:
+        if ship is None or ship.carried_by is not None or ship.location != seen.hex:
             del known.sightings[uid]
 
 
-def _sight_ships(step: Step, on_map: _OnMap, known: Knowledge, player: str, hexes: list[str]) -> None:
-    """Sight the other players' ships in ``hexes`` (in order; a new sighting goes last)."""
-    turn = step.state.turn
-    for hex_ in hexes:
-        for uid, owner in on_map.at(hex_):
-            if owner == player:
-                continue
-            seen = known.sightings.get(uid)
-            if seen is None or seen.hex != hex_ or seen.turn != turn:
-                known.sightings[uid] = Sighting(ship=uid, owner=owner, hex=hex_, turn=turn)
-
-
-def _see_bases_and_owners(step: Step, known: Knowledge, player: str, in_order: list[str]) -> None:
+def _look_at(
+    step: Step, on_map: _OnMap, presence: dict[str, set[str]], known: Knowledge, player: str, hexes: list[str]
+) -> None:
+    """What ``player`` sees in ``hexes`` (in order, so a new sighting goes last): the other
+    players' ships on the map, the Bases of others and the owner of each star. One loop for the
+    three, as every step of the game runs it for every player and the hexes it changed."""
     state = step.state
-    for hex_ in in_order:
+    turn = state.turn
+    sightings, known_bases, known_owners = known.sightings, known.bases, known.owners
+    for hex_ in hexes:
+        owners = presence.get(hex_)
+        # Ships are sighted only where another player has a ship or a Base.
+        if owners is not None and (len(owners) > 1 or player not in owners):
+            for uid, owner in on_map.at(hex_):
+                if owner == player:
+                    continue
+                seen = sightings.get(uid)
+                if seen is None or seen.hex != hex_ or seen.turn != turn:
+                    sightings[uid] = Sighting(ship=uid, owner=owner, hex=hex_, turn=turn)
         base = state.bases.get(hex_)
         if base is not None and base.owner != player:
-            known.bases[hex_] = base.owner
+            known_bases[hex_] = base.owner
         else:
-            known.bases.pop(hex_, None)
+            known_bases.pop(hex_, None)
         control = state.control.get(hex_)
         if control is not None:
-            known.owners[hex_] = control.owner
+            known_owners[hex_] = control.owner
 
 
 def _explore(

@@ -188,25 +188,26 @@ class _Walk:
         return self._enter(to)
 
     def _enter(self, to: str) -> str | None:
-        state = self.step.state
-        base = state.bases.get(to)
-        if state.turn == FIRST_TURN and base is not None and base.owner != self.player:
-            return (
-                f"{self.ship.name} may not enter {_where(self.map, to)}: "
-                '"Ships may NOT move onto an enemy Base star during the first turn" (rules V)'
-            )
-        self.step.place(self.ship, to)
+        step, state = self.step, self.step.state
+        if state.turn == FIRST_TURN:
+            base = state.bases.get(to)
+            if base is not None and base.owner != self.player:
+                return (
+                    f"{self.ship.name} may not enter {_where(self.map, to)}: "
+                    '"Ships may NOT move onto an enemy Base star during the first turn" (rules V)'
+                )
+        step.place(self.ship, to)
         self.path.append(to)
         if state.config.visibility is Visibility.BLIND:
-            _meet(self.step, self.ship, to)
-        if self.map.is_star(to):
-            if self.step.enemy_ships_at(to, self.player):
+            _meet(step, self.ship, to)
+        if to in self.map.star_at:
+            if step.has_enemy_ships_at(to, self.player):
                 self.halted = (
                     f"{self.ship.name} stopped at {_where(self.map, to)}: enemy ships are there (rules V: "
                     '"Warpships must stop movement on any star hex occupied by an enemy ship")'
                 )
             else:
-                ownership.claim(self.step, to, self.player)
+                ownership.claim(step, to, self.player)
         return None
 
     def _drop(self, name: str) -> str | None:

@@ -7,6 +7,8 @@ A ship's record in the rules' notation shows built values and, once damaged, ``{
 
 from __future__ import annotations
 
+from functools import cached_property
+
 from pydantic import BaseModel, Field
 
 from engine.warpwar.components import NOTATION_ORDER, Attr, Attributes, design_cost
@@ -43,10 +45,12 @@ class Ship(BaseModel):
     ecm_policy: EcmPolicy = EcmPolicy.MINIMISE_DAMAGE
     standing_order: CombatOrder | None = None
 
-    @property
+    @cached_property
     def uid(self) -> str:
-        # ship_uid() spelt out: read for every ship in every loop, the extra call costs.
-        return f"{self.owner}.{self.name}"
+        # Worked out once per ship object (an engine step reads it hundreds of times): a ship's
+        # owner and name never change once it is built. The cache is no field (pydantic leaves
+        # cached properties out of validation, equality and dumps).
+        return ship_uid(self.owner, self.name)
 
     @property
     def is_warpship(self) -> bool:

@@ -83,7 +83,10 @@ class Base(BaseModel):
 
 
 class StarControl(BaseModel):
-    """Who owns a star and since which game-turn (income starts the turn after)."""
+    """Who owns a star and since which game-turn (income starts the turn after). Frozen: a change
+    of owner stores a new one, so state copies can share them."""
+
+    model_config = ConfigDict(frozen=True)
 
     owner: str
     since_turn: int

@@ -26,6 +26,7 @@ from typing import Literal
 
 from engine.core.orderblock import Problem
 from engine.warpwar.build import SCRAP_DIVISOR, STEP_OF_ORDER, affordable_repair
+from engine.warpwar.combat import transfer_needs
 from engine.warpwar.components import MISSILES_PER_BP, SHELLS_PER_BP, Attr, ceil_div, design_cost
 from engine.warpwar.hexgrid import adjacent
 from engine.warpwar.lang.parser import ParsedOrders
@@ -1100,15 +1101,7 @@ def _transfer_problems(ship: Ship, order: CombatOrder, view: PlayerView) -> list
         return []
     if not ship.is_warpship:
         return [CARRIER_IS_SYSTEMSHIP.format(ship=ship.name)]
-    needs = []
-    if order.drive:
-        needs.append("Drive = 0")
-    if order.screen:
-        needs.append("Screen = 0")
-    if order.tactic is Tactic.ATTACK:
-        needs.append("the DODGE or RETREAT tactic")
-    if order.missiles or order.cannons:
-        needs.append("no Missiles or Cannons fired")
+    needs = transfer_needs(order)
     problems = [TRANSFER_NEEDS.format(ship=ship.name, needs=", ".join(needs))] if needs else []
     for name in order.drop:
         if ship_uid(ship.owner, name) not in ship.carrying:
