@@ -11,6 +11,11 @@ written as names (not hex numbers) so that place look-ups are timed too.
 Timed: ``parse_mail`` of the whole body with a classic-map LangContext (block finding, header,
 every order line, replacement rule), and ``find_block`` alone. The script checks the mail reads
 back without a problem and with as many orders as lines.
+
+Also timed, for the target "parsing and checking": ``acknowledge`` (parse, check every order
+against the player's view, forecast) of a mail of as many lines from a real game: a 2-player
+Advanced game on the classic map played by the robots to game-turn 10, the active player's
+robot orders followed by standing settings and one-hex moves for each of their ships in turn.
 """
 
 from __future__ import annotations
@@ -19,11 +24,15 @@ from collections.abc import Sequence
 
 from benchmarks.timing import arguments, machine, measure, ms, speed_note, table
 from engine.core.orderblock import Header, find_block
+from engine.warpwar import robot
 from engine.warpwar.classic_map import classic_map
 from engine.warpwar.components import Attr, Attributes
+from engine.warpwar.game import Setup, WarpWar
+from engine.warpwar.hexgrid import neighbours
+from engine.warpwar.lang.ack import acknowledge
 from engine.warpwar.lang.context import LangContext
 from engine.warpwar.lang.parser import parse_mail
-from engine.warpwar.lang.printer import combat_order_text, order_text
+from engine.warpwar.lang.printer import combat_order_text, mail_text, order_text
 from engine.warpwar.orders import (
     BuildBase,
     BuildShip,
@@ -41,9 +50,12 @@ from engine.warpwar.orders import (
     SetStandingCombatOrder,
     Tactic,
     TurnOrder,
+    TurnOrders,
     UnloadHold,
     WarplineStep,
 )
+from engine.warpwar.state import GameConfig, PlayerSpec, Scenario, Stage
+from engine.warpwar.views import PlayerView, player_view
 
 TARGET_MS = 20.0
 ENEMIES = tuple(f"P2.W{n}" for n in range(1, 40)) + tuple(f"P2.S{n}" for n in range(1, 40))
@@ -118,6 +130,32 @@ def order_mail(lines: int, context: LangContext) -> str:
     return "\n".join(body)
 
 
+def game_mail(lines: int) -> tuple[str, PlayerView]:
+    """A ``lines``-order mail for the active player of a robot game at game-turn 10, and their view."""
+    config = GameConfig(
+        game_id="bench",
+        scenario=Scenario.ADVANCED,
+        players=(PlayerSpec(id="P1", name="One"), PlayerSpec(id="P2", name="Two")),
+    )
+    state = WarpWar().new_game(Setup(config=config), 1).state
+    while state.turn < 10 and state.stage is not Stage.OVER:
+        state = robot.play_turn(state).state
+    view = player_view(state, state.active_player.id)
+    orders = list(robot.turn_orders(view, robot.stream_for(state, view.player)).orders)
+    ships = [s for s in view.own_ships if s.is_warpship and s.carried_by is None]
+    for n in range(lines - len(orders)):
+        ship = ships[n % len(ships)]
+        settings: list[TurnOrder] = [
+            SetDamagePriority(ship=ship.name, priority=(Attr.A, Attr.SH, Attr.PD)),
+            SetEcmPolicy(ship=ship.name, policy=list(EcmPolicy)[n % 3]),
+            SetStandingCombatOrder(ship=ship.name, order=CombatOrder(tactic=Tactic.DODGE, drive=1)),
+            Move(ship=ship.name, steps=(HexStep(to=sorted(neighbours(ship.location))[0]),)),
+        ]
+        orders.append(settings[n % len(settings)])
+    header = Header(game=view.game_id, player=view.player, turn=view.turn)
+    return mail_text(header, TurnOrders(player=view.player, orders=tuple(orders))), view
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = arguments("Reading a 300-line order mail on the classic map.", repeat=200)
     parser.add_argument("--lines", type=int, default=300, help="order lines in the mail (default 300)")
@@ -132,6 +170,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     orders = len(parsed.turn.orders) + sum(len(r.ships) for r in parsed.rounds)
     whole = measure(lambda: parse_mail(body, context), repeat)
     block = measure(lambda: find_block(body), repeat)
+    game_body, view = game_mail(lines)
+    checked = measure(lambda: acknowledge(game_body, view), repeat)
 
     print(f"machine: {machine()}; {speed_note()}")
     print(f"classic map: a mail of {len(body.splitlines())} lines, {orders} orders, {len(body):,} characters")
@@ -139,11 +179,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     rows = [
         ("parse_mail: block, header, orders", whole.runs, ms(whole.median), ms(whole.best)),
         ("find_block alone", block.runs, ms(block.median), ms(block.best)),
+        ("acknowledge: read, check, forecast", checked.runs, ms(checked.median), ms(checked.best)),
     ]
     print(table(("reading the mail", "runs", "median ms", "best ms"), rows))
     print()
-    verdict = "met" if ms(whole.median) < TARGET_MS else "NOT met"
-    print(f"target: parse_mail < {TARGET_MS:.0f} ms: {verdict} ({ms(whole.median):.2f} ms)")
+    verdict = "met" if ms(checked.median) < TARGET_MS else "NOT met"
+    print(
+        f"target: reading and checking < {TARGET_MS:.0f} ms: {verdict} "
+        f"(acknowledge of {len(game_body.splitlines())} lines from a game at turn 10: "
+        f"{ms(checked.median):.2f} ms)"
+    )
     return 0
 
 

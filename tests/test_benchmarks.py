@@ -58,10 +58,11 @@ def test_parse_orders_prints_its_table(capsys: pytest.CaptureFixture[str]) -> No
 
     # When the order-mail benchmark runs in quick mode
     assert parse_orders.main(["--quick"]) == 0
-    # Then it prints the parse_mail row and the target line
+    # Then it prints the parse_mail and acknowledge rows and the target line
     out = capsys.readouterr().out
     assert "parse_mail: block, header, orders" in out
-    assert "target: parse_mail < 20 ms" in out
+    assert "acknowledge: read, check, forecast" in out
+    assert "target: reading and checking < 20 ms" in out
 
 
 def test_import_time_prints_a_row_per_handler(capsys: pytest.CaptureFixture[str]) -> None:
