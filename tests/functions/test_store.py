@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import threading
 from datetime import UTC, datetime, timedelta, timezone
 from typing import Any
 
@@ -233,27 +232,6 @@ def test_of_two_stores_committing_the_same_version_exactly_one_succeeds(store: S
     ]
     assert results == [True, False]
     assert json.loads(store.state("g1")[1])["mark"] == "first"
-
-
-def test_of_many_threads_committing_the_same_version_exactly_one_succeeds(store: Store, aws: Aws) -> None:
-    game = created(store)
-    barrier = threading.Barrier(6)
-    results: dict[int, bool] = {}
-
-    def commit(n: int) -> None:
-        mine = Store(aws.resources.settings(), aws.dynamodb, aws.s3)
-        barrier.wait()
-        results[n] = mine.commit(game, state_json(INLINE_LIMIT + 10, mark=str(n)), game.version)
-
-    threads = [threading.Thread(target=commit, args=(n,)) for n in range(6)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    winners = [n for n, won in results.items() if won]
-    assert len(winners) == 1
-    current, state = store.state("g1")
-    assert current.version == 1 and json.loads(state)["mark"] == str(winners[0])
 
 
 def test_a_large_state_goes_to_the_state_bucket_transparently(store: Store, aws: Aws) -> None:
