@@ -3,8 +3,8 @@
     python -m benchmarks.render_report [--repeat N] [--quick]
 
 Timed, per player report: the report model and the map picture built from the player's view and
-events, then the text and HTML (Jinja2 templates), the map as PNG (Pillow) and as SVG, and the
-JSON. Two games:
+events, then the text and HTML (Jinja2 templates), the map as SVG and as PNG (that SVG rendered
+by resvg), and the JSON. Two games:
 
 * classic: the scripted sample game (functions/render/sample.py): Red's report at the start of
   turn 3, after two combats (the report in docs/report-sample.*).

@@ -10,12 +10,18 @@ deployed table and the local one cannot drift apart.
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
 
 SERVICE = "warpmail"
 METRICS_NAMESPACE = "WarpMail"
+ENVIRONMENT_VARIABLE = "WARPMAIL_ENV"
+"""The deployment's name (``Resources.env``) in a handler's environment."""
+ENVIRONMENT_DIMENSION = "environment"
+"""The dimension every custom metric carries the deployment's name in, beside ``service``: two
+deployments in one region then publish different metrics, and each one's alarms watch its own."""
 STATE_MACHINE_FILE = Path(__file__).parent / "statemachine" / "turn.asl.json"
 
 # Attribute names of the single table (see docs/architecture.md for what each item puts in them).
@@ -41,6 +47,11 @@ class FunctionSpec(Frozen):
     handler: str
     memory_mb: int
     timeout_s: int
+
+    @property
+    def placeholder(self) -> str:
+        """Its ARN's placeholder in the state machine file: ``find_due`` -> "FindDueFunctionArn"."""
+        return "".join(part.capitalize() for part in self.key.split("_")) + "FunctionArn"
 
 
 class IndexSpec(Frozen):
@@ -99,6 +110,8 @@ class Resources(Frozen):
     state_machine: str
     state_machine_file: Path = STATE_MACHINE_FILE
     schedule_minutes: int = 5
+    configuration_set: str = ""
+    """The SES configuration set mail is sent with: "" in the local mode, which has none."""
 
     def function(self, key: str) -> FunctionSpec:
         """The function with this key; KeyError names the keys there are."""
@@ -118,14 +131,34 @@ class Resources(Frozen):
             state_bucket=self.state_bucket,
             mail_domain=self.mail_domain,
             sender=self.sender,
+            configuration_set=self.configuration_set,
         )
+
+    def state_machine_substitutions(self, function_arns: Mapping[str, str]) -> dict[str, str]:
+        """The values of the state machine file's ``${...}`` placeholders: each function's ARN
+        (``function_arns`` by function key) and the names of the table and buckets."""
+        values = {self.function(key).placeholder: arn for key, arn in function_arns.items()}
+        return values | {
+            "TableName": self.table,
+            "MailBucket": self.mail_bucket,
+            "StateBucket": self.state_bucket,
+        }
+
+    def with_configuration_set(self) -> Resources:
+        """These resources sending through the deployment's SES configuration set, "warpmail-<env>"."""
+        return self.model_copy(update={"configuration_set": f"{SERVICE}-{self.env}"})
 
     def handler_environment(self) -> dict[str, str]:
         """The environment every handler is given (the CDK app and the local mode both set it)."""
         return self.settings().environment() | {
+            ENVIRONMENT_VARIABLE: self.env,
             "POWERTOOLS_SERVICE_NAME": SERVICE,
             "POWERTOOLS_METRICS_NAMESPACE": METRICS_NAMESPACE,
         }
+
+    def metric_dimensions(self) -> dict[str, str]:
+        """The dimensions of this deployment's custom metrics (namespace ``METRICS_NAMESPACE``)."""
+        return {"service": SERVICE, ENVIRONMENT_DIMENSION: self.env}
 
 
 def resources(env: str = "local", mail_domain: str = "warpmail.test", region: str = "eu-west-1") -> Resources:
@@ -149,7 +182,10 @@ ENVIRONMENT = {
     "state_bucket": "WARPMAIL_STATE_BUCKET",
     "mail_domain": "WARPMAIL_DOMAIN",
     "sender": "WARPMAIL_SENDER",
+    "configuration_set": "WARPMAIL_CONFIGURATION_SET",
 }
+OPTIONAL_SETTINGS = frozenset({"configuration_set"})
+"""Settings a handler may be given empty."""
 
 
 class MissingSettingError(RuntimeError):
@@ -164,6 +200,7 @@ class Settings(Frozen):
     state_bucket: str
     mail_domain: str
     sender: str
+    configuration_set: str = ""
 
     def environment(self) -> dict[str, str]:
         values = self.model_dump()
@@ -173,7 +210,11 @@ class Settings(Frozen):
     def from_environment(cls, environ: dict[str, str] | None = None) -> Settings:
         """The settings in ``environ`` (the process environment by default)."""
         source = os.environ if environ is None else environ
-        missing = [variable for variable in ENVIRONMENT.values() if not source.get(variable)]
+        missing = [
+            variable
+            for field, variable in ENVIRONMENT.items()
+            if not source.get(variable) and field not in OPTIONAL_SETTINGS
+        ]
         if missing:
             raise MissingSettingError(f"environment variables not set: {', '.join(missing)}")
-        return cls(**{field: source[variable] for field, variable in ENVIRONMENT.items()})
+        return cls(**{field: source.get(variable, "") for field, variable in ENVIRONMENT.items()})

@@ -83,24 +83,23 @@ def test_lambda_size_prints_the_project_packages(capsys: pytest.CaptureFixture[s
 
     # When the deployment-size benchmark runs in quick mode (no download)
     assert lambda_size.main(["--quick"]) == 0
-    # Then it prints the project's packages, the zipped size and a target line saying its scope
+    # Then it prints the project's packages, both Lambda packages zipped, and a target line saying its scope
     out = capsys.readouterr().out
     assert "engine/ (this project)" in out
     assert "functions/ (this project)" in out
-    assert "zipped:" in out
+    assert "zipped MB" in out
+    assert "rendering (process_game)" in out and "plain (inbound, find_due, park_failed)" in out
     assert "target: < 20 MB unzipped (the project's own packages only (--quick))" in out
 
 
-def test_lambda_size_leaves_out_what_the_runtime_provides() -> None:
+def test_lambda_size_measures_the_packages_the_deployment_builds() -> None:
     from benchmarks import lambda_size
+    from infra import bundle
 
-    # Given pyproject's runtime dependencies
-    wanted = {lambda_size._name(spec) for spec in lambda_size.requirements()}
-    # Then boto3 is not installed into the package, and Powertools and Pillow are
-    assert "boto3" not in wanted
-    assert {"aws-lambda-powertools", "pillow", "pydantic"} <= wanted
-    # And python3.11 (Amazon Linux 2) accepts no wheel newer than glibc 2.26
-    assert lambda_size.platforms("python3.11")[-1] == "manylinux_2_26_aarch64"
+    # The benchmark selects nothing itself: it measures infra/bundle.py's packages
+    assert lambda_size.bundle is bundle
+    wanted = {bundle.requirement_name(spec) for spec in bundle.requirements()}
+    assert "boto3" not in wanted and {"aws-lambda-powertools", "pydantic"} <= wanted
 
 
 def test_cost_model_prices_a_game_turn_and_the_idle_month(capsys: pytest.CaptureFixture[str]) -> None:

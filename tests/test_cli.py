@@ -4,11 +4,19 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
+from enum import StrEnum
 from pathlib import Path
 
 import pytest
 
+from engine.warpwar.robot import Level
+from engine.warpwar.state import Scenario, Visibility
 from functions.cli import main
+from functions.console import cli as console_cli
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_demo_prints_a_whole_game_in_the_rules_notation(
@@ -57,3 +65,28 @@ def test_local_hands_its_arguments_to_the_local_pipeline_commands(capsys: pytest
     out = capsys.readouterr().out
     assert out.startswith("usage: warpmail local")
     assert "run-demo" in out and "serve" in out
+
+
+@pytest.mark.parametrize(
+    ("mirror", "engine"),
+    [(console_cli.Scenario, Scenario), (console_cli.Visibility, Visibility), (console_cli.RobotLevel, Level)],
+)
+def test_the_command_lines_choices_are_the_engines(mirror: type[StrEnum], engine: type[StrEnum]) -> None:
+    assert [m.value for m in mirror] == [m.value for m in engine]
+
+
+def test_help_loads_neither_the_game_nor_aws() -> None:
+    """typer builds every command for --help and tab completion: they must not import the work."""
+    heavy = ("engine", "boto3", "moto", "functions.store", "functions.host.turns", "functions.console.games")
+    script = (
+        "import sys\n"
+        "from functions.cli import main\n"
+        "for argv in (['--help'], ['game', '--help'], ['game', 'create', '--help']):\n"
+        "    main(argv)\n"
+        f"print(sorted(m for m in sys.modules if m.startswith({heavy!r})))\n"
+    )
+    ran = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=True, timeout=60
+    )
+    assert "Create a game in set-up" in ran.stdout
+    assert ran.stdout.rstrip().endswith("[]"), ran.stdout[-300:]

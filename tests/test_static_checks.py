@@ -27,5 +27,5 @@ def test_ruff_format_is_clean() -> None:
 
 
 def test_mypy_is_clean_and_strict_on_the_engine() -> None:
-    result = run("mypy", "engine", "functions", "benchmarks")
+    result = run("mypy", "engine", "functions", "infra", "benchmarks")
     assert result.returncode == 0, result.stdout + result.stderr

@@ -266,9 +266,7 @@ class BuildEvent:
 
     def emit_hold(self, ship: Ship, amount: int) -> None:
         self.step.emit(
-            HoldLoaded(
-                **self.step.base_fields((self.player,)), ship=ship.uid, star=ship.location, amount=amount
-            )
+            self.step.event(HoldLoaded, (self.player,), ship=ship.uid, star=ship.location, amount=amount)
         )
 
     # --- (b) Scrapping ---
@@ -290,7 +288,7 @@ class BuildEvent:
         base.stockpile += value
         self.emit_seen(
             base.star,
-            ShipScrapped(**self.step.base_fields((self.player,)), ship=ship.uid, star=base.star, bp=value),
+            self.step.event(ShipScrapped, (self.player,), ship=ship.uid, star=base.star, bp=value),
             {"bp": 0},
         )
         return ""
@@ -300,8 +298,9 @@ class BuildEvent:
         systemship.carried_by = None
         viewers = self.step.observers(carrier.location, self.player)
         self.step.emit(
-            SystemshipTransferred(
-                **self.step.base_fields(viewers),
+            self.step.event(
+                SystemshipTransferred,
+                viewers,
                 systemship=systemship.uid,
                 star=carrier.location,
                 from_ship=carrier.uid,
@@ -340,8 +339,9 @@ class BuildEvent:
             location=base.star,
         )
         self.step.add(ship)
-        built = ShipBuilt(
-            **self.step.base_fields((self.player,)),
+        built = self.step.event(
+            ShipBuilt,
+            (self.player,),
             ship=ship.uid,
             star=base.star,
             record=ship.record(),
@@ -465,8 +465,9 @@ class BuildEvent:
 
     def emit_base(self, base: Base) -> None:
         """Others who see the star see the building, not the BP in it until the Base is complete."""
-        built = BaseBuilt(
-            **self.step.base_fields((self.player,)),
+        built = self.step.event(
+            BaseBuilt,
+            (self.player,),
             star=base.star,
             owner=self.player,
             invested=base.invested,
@@ -577,8 +578,9 @@ class BuildEvent:
 
     def emit_repaired(self, ship: Ship, amounts: Attributes, missiles: int, shells: int, cost: int) -> None:
         self.step.emit(
-            ShipRepaired(
-                **self.step.base_fields((self.player,)),
+            self.step.event(
+                ShipRepaired,
+                (self.player,),
                 ship=ship.uid,
                 amounts=amounts,
                 missiles=missiles,

@@ -86,8 +86,9 @@ def start_combat(step: Step, star: str) -> Combat:
     for ship in fighters(step, star):
         sides[ship.owner].append(ship.uid)
     step.emit(
-        CombatBegan(
-            **step.base_fields(tuple(sides)),
+        step.event(
+            CombatBegan,
+            tuple(sides),
             star=star,
             sides={player: tuple(uids) for player, uids in sorted(sides.items())},
         )
@@ -116,19 +117,26 @@ def default_order(ship: Ship) -> CombatOrder:
 def check_order(step: Step, combat: Combat, ship: Ship, order: CombatOrder) -> tuple[CombatOrder, str | None]:
     """The order ``ship`` actually carries out this round, and a note when it had to be changed
     (module docstring: the fixed order of adjustments). Never raises."""
-    return _check_order(step, combat.star, fighters(step, combat.star), ship, order)
+    taking_part = [(s.uid, s) for s in fighters(step, combat.star)]
+    enemies = _enemies(taking_part, step.ship_owners_at(combat.star), ship.owner)
+    return _check_order(step, combat.star, enemies, ship, order)
+
+
+def _enemies(taking_part: list[tuple[str, Ship]], owners: dict[str, str], player: str) -> dict[str, Ship]:
+    """The ships taking part (uid, ship) that are not ``player``'s, by uid in the same order."""
+    return {uid: ship for uid, ship in taking_part if owners[uid] != player}
 
 
 def _check_order(
-    step: Step, star: str, taking_part: list[Ship], ship: Ship, order: CombatOrder
+    step: Step, star: str, enemies: dict[str, Ship], ship: Ship, order: CombatOrder
 ) -> tuple[CombatOrder, str | None]:
-    """``check_order`` with the round's fighters found once for all its ships."""
-    if ship.carried_by is not None:
-        carrier = ship.carried_by.split(".", 1)[-1]
+    """``check_order`` with the enemy ships in the fight found once for all of a side's ships."""
+    carried_by = ship.carried_by
+    if carried_by is not None:
+        carrier = carried_by.split(".", 1)[-1]
         note = f"{ship.name} is carried by {carrier} and takes no part in the round (rules IV, Systemships)"
         return CombatOrder(tactic=Tactic.DODGE), note
     notes: list[str] = []
-    enemies = {s.uid: s for s in taking_part if s.owner != ship.owner}
     fixed = _tactic(ship, order, notes)
     fixed = _capacities(ship, fixed, notes)
     fixed = _targets(ship, fixed, enemies, notes)
@@ -182,28 +190,36 @@ def _target_problem(ref: str | None) -> str:
 
 
 def _targets(ship: Ship, order: CombatOrder, enemies: dict[str, Ship], notes: list[str]) -> CombatOrder:
+    # Each field of the order is read once: this runs for every ship in every round.
+    beam, beam_ref, cannons, cannon_ref = order.beam, order.beam_target, order.cannons, order.cannon_target
     changes: dict[str, object] = {}
-    beam_target = _resolve_target(order.beam_target, enemies)
-    if order.beam and beam_target is None:
-        notes.append(f"{ship.name}'s Beam is not fired: {_target_problem(order.beam_target)}")
+    beam_target = _resolve_target(beam_ref, enemies)
+    if beam and beam_target is None:
+        notes.append(f"{ship.name}'s Beam is not fired: {_target_problem(beam_ref)}")
         changes["beam"] = 0
-    changes["beam_target"] = beam_target if order.beam and beam_target else None
-    cannon_target = _resolve_target(order.cannon_target, enemies)
-    if order.cannons and cannon_target is None:
-        notes.append(f"{ship.name}'s Cannons are not fired: {_target_problem(order.cannon_target)}")
+    changes["beam_target"] = beam_target if beam and beam_target else None
+    cannon_target = _resolve_target(cannon_ref, enemies)
+    if cannons and cannon_target is None:
+        notes.append(f"{ship.name}'s Cannons are not fired: {_target_problem(cannon_ref)}")
         changes["cannons"] = ()
-    changes["cannon_target"] = cannon_target if order.cannons and cannon_target else None
+    changes["cannon_target"] = cannon_target if cannons and cannon_target else None
+    wanted = order.missiles
     missiles: list[MissileShot] = []
-    for number, shot in enumerate(order.missiles, start=1):
-        target = _resolve_target(shot.target, enemies)
+    for number, shot in enumerate(wanted, start=1):
+        ref = shot.target
+        target = _resolve_target(ref, enemies)
         if target is None:
-            notes.append(f"{ship.name}'s Missile {number} is not fired: {_target_problem(shot.target)}")
+            notes.append(f"{ship.name}'s Missile {number} is not fired: {_target_problem(ref)}")
         else:
-            missiles.append(shot if shot.target == target else shot.model_copy(update={"target": target}))
+            missiles.append(shot if ref == target else shot.model_copy(update={"target": target}))
     changes["missiles"] = tuple(missiles)
-    if all(getattr(order, key) == value for key, value in changes.items()):
-        return order
-    return order.model_copy(update=changes)
+    unchanged = (
+        len(changes) == 3  # neither the Beam nor the Cannons were stood down
+        and changes["beam_target"] == beam_ref
+        and changes["cannon_target"] == cannon_ref
+        and changes["missiles"] == wanted
+    )
+    return order if unchanged else order.model_copy(update=changes)
 
 
 def _weapon_mix(ship: Ship, order: CombatOrder, notes: list[str]) -> CombatOrder:
@@ -221,26 +237,30 @@ def _weapon_mix(ship: Ship, order: CombatOrder, notes: list[str]) -> CombatOrder
 def _ammunition(ship: Ship, order: CombatOrder, notes: list[str]) -> CombatOrder:
     """ "Each Tube may launch one Missile per combat round"; Missiles and Shells fired come out of
     the ship's stock; one Cannon fires one burst."""
+    missiles, wanted = order.missiles, order.cannons
+    if not missiles and not wanted:
+        return order
     now = ship.current
+    tubes, stock, guns, shells = now.T, now.M, now.C, now.SH
     changes: dict[str, object] = {}
-    can_launch = min(now.T, now.M)
-    if len(order.missiles) > can_launch:
+    can_launch = min(tubes, stock)
+    if len(missiles) > can_launch:
         notes.append(
-            f"{ship.name} launches {can_launch} Missile(s), not {len(order.missiles)}: it has T={now.T} "
-            f"and M={now.M} (rules IV, Tubes and Missiles)"
+            f"{ship.name} launches {can_launch} Missile(s), not {len(missiles)}: it has T={tubes} "
+            f"and M={stock} (rules IV, Tubes and Missiles)"
         )
-        changes["missiles"] = order.missiles[:can_launch]
-    cannons = list(order.cannons[: now.C])
-    if len(order.cannons) > now.C:
-        notes.append(f"{ship.name} fires {now.C} Cannon(s), not {len(order.cannons)}: it has C={now.C}")
-    while sum(cannons) > now.SH:
-        excess = sum(cannons) - now.SH
+        changes["missiles"] = missiles[:can_launch]
+    cannons = list(wanted[:guns])
+    if len(wanted) > guns:
+        notes.append(f"{ship.name} fires {guns} Cannon(s), not {len(wanted)}: it has C={guns}")
+    while sum(cannons) > shells:
+        excess = sum(cannons) - shells
         cannons[-1] -= min(excess, cannons[-1])
         if cannons[-1] == 0:
             cannons.pop()
-    if sum(cannons) < sum(order.cannons[: now.C]):
-        notes.append(f"{ship.name} fires {sum(cannons)} Shell(s): it has SH={now.SH}")
-    if tuple(cannons) != order.cannons:
+    if sum(cannons) < sum(wanted[:guns]):
+        notes.append(f"{ship.name} fires {sum(cannons)} Shell(s): it has SH={shells}")
+    if tuple(cannons) != wanted:
         changes["cannons"] = tuple(cannons)
         changes["cannon_target"] = order.cannon_target if cannons else None
     return order.model_copy(update=changes) if changes else order
@@ -375,10 +395,11 @@ def retreat_hex(step: Step, star: str, ship: Ship, wanted: str | None) -> str | 
     """Where a ship that escapes or withdraws goes: the hex its order named, if adjacent and on
     the map; else the adjacent hex nearest its owner's nearest complete Base (ties: lowest hex
     number); None if the star has no neighbour on the map."""
-    options = step.state.map.adjacency.get(star, ())
+    options = step.adjacency.get(star, ())
     if wanted in options:
         return wanted
-    bases = tuple(b.star for b in step.state.bases.values() if b.owner == ship.owner and b.complete)
+    owner = ship.owner
+    bases = tuple(b.star for b in step.bases.values() if b.owner == owner and b.complete)
     return _nearest_to_bases(options, bases)
 
 
@@ -429,11 +450,12 @@ def resolve_round(step: Step, combat: Combat, orders: dict[str, CombatOrder]) ->
     their standing order, else ``default_order``). Returns True when the combat is over."""
     star = combat.star
     ships = fighters(step, star)
-    players = sorted({s.owner for s in ships})
+    here = step.ship_owners_at(star)
+    players = sorted({here[s.uid] for s in ships})
     if len(players) < 2:
         _end(step, combat, players, players, "mutual" if not players else "retreated")
         return True
-    fight = _Round(star=star, players=players, owners={s.uid: s.owner for s in step.ships_at(star)})
+    fight = _Round(star=star, players=players, owners={uid: here[uid] for uid in step.uids_at(star)})
     _settle_orders(step, combat, ships, orders, fight)
     _fire(ships, fight)
     _expend_ammunition(ships, fight)
@@ -453,18 +475,22 @@ def resolve_round(step: Step, combat: Combat, orders: dict[str, CombatOrder]) ->
 def _settle_orders(
     step: Step, combat: Combat, ships: list[Ship], orders: dict[str, CombatOrder], fight: _Round
 ) -> None:
-    taking_part = {s.uid for s in ships}
-    for ship in ships:
-        wanted = orders.get(ship.uid)
+    taking_part = [(s.uid, s) for s in ships]
+    owners = fight.owners
+    enemies = {player: _enemies(taking_part, owners, player) for player in fight.players}
+    for uid, ship in taking_part:
+        wanted = orders.get(uid)
         if wanted is None:
-            wanted = ship.standing_order if ship.standing_order is not None else default_order(ship)
-        fight.executed[ship.uid], note = _check_order(step, fight.star, ships, ship, wanted)
+            standing = ship.standing_order
+            wanted = standing if standing is not None else default_order(ship)
+        fight.executed[uid], note = _check_order(step, fight.star, enemies[owners[uid]], ship, wanted)
         if note:
-            fight.note(ship.uid, note)
+            fight.note(uid, note)
     for uid in sorted(orders):
-        carried = step.state.ships.get(uid)
-        if uid not in taking_part and carried is not None and carried.location == fight.star:
-            _, note = _check_order(step, fight.star, ships, carried, orders[uid])
+        carried = step.ships.get(uid)
+        if uid not in fight.executed and carried is not None and carried.location == fight.star:
+            # A carried Systemship takes no part: it has no enemies to check targets against.
+            _, note = _check_order(step, fight.star, {}, carried, orders[uid])
             fight.note(uid, note or "")
     _share_pick_ups(fight)
 
@@ -622,12 +648,14 @@ def _take_damage(ships: list[Ship], fight: _Round) -> None:
         )
 
 
-def _viewers(step: Step, fight: _Round, actor: str) -> tuple[str, ...]:
-    return tuple(sorted(set(step.observers(fight.star, actor)) | set(fight.players)))
+def _viewers(step: Step, fight: _Round, actor: str) -> set[str]:
+    return set(step.observers(fight.star, actor)).union(fight.players)
 
 
 def _transfer(step: Step, fight: _Round, systemship: Ship, carrier: Ship | None) -> None:
     """Put a Systemship in ``carrier``'s rack, or (None) leave it at the star."""
+    # A Systemship leaving or entering a rack leaves or enters the map: what is seen there changes.
+    step.touched.add(fight.star)
     previous = systemship.carried_by
     if previous is not None:
         step.state.ships[previous].carrying.remove(systemship.uid)
@@ -635,8 +663,9 @@ def _transfer(step: Step, fight: _Round, systemship: Ship, carrier: Ship | None)
         carrier.carrying.append(systemship.uid)
     systemship.carried_by = carrier.uid if carrier is not None else None
     fight.aftermath.append(
-        SystemshipTransferred(
-            **step.base_fields(_viewers(step, fight, systemship.owner)),
+        step.event(
+            SystemshipTransferred,
+            _viewers(step, fight, systemship.owner),
             systemship=systemship.uid,
             star=fight.star,
             from_ship=previous,
@@ -667,14 +696,13 @@ def _remove_destroyed(step: Step, ships: list[Ship], fight: _Round) -> None:
                 "destroyed in combat" if uid == ship.uid else f"carried by {ship.uid} when it was destroyed"
             )
             fight.destroyed.append(uid)
-            fight.aftermath.append(
-                ShipDestroyed(**step.base_fields(viewers), ship=uid, hex=fight.star, cause=cause)
-            )
+            fight.aftermath.append(step.event(ShipDestroyed, viewers, ship=uid, hex=fight.star, cause=cause))
         step.remove(ship)
 
 
 def _survivors(step: Step, ships: list[Ship]) -> list[Ship]:
-    return [s for s in ships if s.uid in step.state.ships]
+    alive = step.ships
+    return [s for s in ships if s.uid in alive]
 
 
 def _release_unracked(step: Step, ships: list[Ship], fight: _Round) -> None:
@@ -725,8 +753,9 @@ def _escape(step: Step, ships: list[Ship], fight: _Round) -> None:
 def _leave(step: Step, fight: _Round, ship: Ship, destination: str) -> None:
     step.place(ship, destination)
     fight.aftermath.append(
-        ShipRetreated(
-            **step.base_fields(_viewers(step, fight, ship.owner)),
+        step.event(
+            ShipRetreated,
+            _viewers(step, fight, ship.owner),
             ship=ship.uid,
             star=fight.star,
             to=destination,
@@ -744,8 +773,9 @@ def _tell_round(step: Step, combat: Combat, fight: _Round) -> None:
     the revealed orders and the CRT), its losses and new record only to its owner ("ship
     attributes are still secret", rules VII). Notes on adjusted orders go to the owner only, since
     they tell what the ship has left."""
-    full = CombatRoundResolved(
-        **step.base_fields(()),
+    full = step.event(
+        CombatRoundResolved,
+        (),
         star=fight.star,
         round=combat.round,
         orders=dict(sorted(fight.executed.items())),
@@ -830,8 +860,9 @@ def _withdraw(step: Step, fight: _Round, player: str) -> None:
             _transfer(step, fight, systemship, carrier)
             continue
         fight.aftermath.append(
-            ShipDestroyed(
-                **step.base_fields(_viewers(step, fight, player)),
+            step.event(
+                ShipDestroyed,
+                _viewers(step, fight, player),
                 ship=systemship.uid,
                 hex=fight.star,
                 cause="left behind in the withdrawal: no Warpship had a free Systemship Rack",
@@ -851,8 +882,9 @@ def _end(step: Step, combat: Combat, players: list[str], present: list[str], rea
     step.state.combats = [c for c in step.state.combats if c.star != combat.star]
     viewers = set(players) | set(step.observers(combat.star, holder or step.active_id))
     step.emit(
-        CombatEnded(
-            **step.base_fields(tuple(viewers)),
+        step.event(
+            CombatEnded,
+            tuple(viewers),
             star=combat.star,
             rounds=combat.round - 1,
             reason=reason,

@@ -27,8 +27,21 @@ from pydantic import BaseModel
 Copier = Callable[[Any], Any]
 Model = TypeVar("Model", bound=BaseModel)
 
-_set = object.__setattr__
-"""Sets an attribute past pydantic's ``__setattr__``, as ``BaseModel.__copy__`` does."""
+
+def _slot_setter(name: str) -> Callable[[Any, Any], None]:
+    """The setter of one of ``BaseModel``'s own slots, called directly: what
+    ``object.__setattr__(model, name, value)`` does (as ``BaseModel.__copy__`` sets them, past
+    pydantic's ``__setattr__``) without looking the name up on every call; a state copy sets
+    four for each of some forty models."""
+    setter: Callable[[Any, Any], None] = BaseModel.__dict__[name].__set__
+    return setter
+
+
+_set_fields = _slot_setter("__dict__")
+_set_fields_set = _slot_setter("__pydantic_fields_set__")
+_set_extra = _slot_setter("__pydantic_extra__")
+_set_private = _slot_setter("__pydantic_private__")
+
 _new = object.__new__
 """Makes an instance without ``__init__``; looked up once, as ``cls.__new__`` goes through
 pydantic's metaclass each time."""
@@ -60,18 +73,18 @@ def updated(model: Model, changes: Mapping[str, Any]) -> Model:
     """What ``model.model_copy(update=changes)`` makes, without ``copy.copy``'s generic dispatch:
     round reports are copied with changes for each player in every combat round. The changes are
     not validated, as with ``model_copy``: they must already have the fields' types."""
-    if model.__pydantic_extra__ is not None or model.__pydantic_private__ is not None or not changes:
-        return model.model_copy(update=changes)
     cls = type(model)
+    if not changes or not _plain(cls):
+        return model.model_copy(update=changes)
     copied = _new(cls)
     fields = model.__dict__.copy()
     fields.update(changes)
     fields_set = model.__pydantic_fields_set__.copy()
     fields_set.update(changes)
-    _set(copied, "__dict__", fields)
-    _set(copied, "__pydantic_extra__", None)
-    _set(copied, "__pydantic_fields_set__", fields_set)
-    _set(copied, "__pydantic_private__", None)
+    _set_fields(copied, fields)
+    _set_extra(copied, None)
+    _set_fields_set(copied, fields_set)
+    _set_private(copied, None)
     return copied
 
 
@@ -80,6 +93,7 @@ def _model_copier(cls: type[BaseModel]) -> Copier:
     """The copier of one model class, with its plan and constructor looked up once: a state copy
     copies every ship, Base and player."""
     plan = _plan(cls)
+    plain = _plain(cls)
 
     def copy(model: Any) -> Any:
         if type(model) is not cls:
@@ -89,14 +103,26 @@ def _model_copier(cls: type[BaseModel]) -> Copier:
         fields = model.__dict__.copy()
         for name, copier in plan:
             fields[name] = copier(fields[name])
-        extra, private = model.__pydantic_extra__, model.__pydantic_private__
-        _set(copied, "__dict__", fields)
-        _set(copied, "__pydantic_fields_set__", model.__pydantic_fields_set__.copy())
-        _set(copied, "__pydantic_extra__", None if extra is None else deep_copy(extra))
-        _set(copied, "__pydantic_private__", None if private is None else deep_copy(private))
+        _set_fields(copied, fields)
+        _set_fields_set(copied, model.__pydantic_fields_set__.copy())
+        if plain:
+            _set_extra(copied, None)
+            _set_private(copied, None)
+        else:
+            extra, private = model.__pydantic_extra__, model.__pydantic_private__
+            _set_extra(copied, None if extra is None else deep_copy(extra))
+            _set_private(copied, None if private is None else deep_copy(private))
         return copied
 
     return copy
+
+
+@cache
+def _plain(cls: type[BaseModel]) -> bool:
+    """Whether the model class can hold neither extra fields nor private attributes: then both
+    are always None and need not be read, as every attribute read on a model costs several times
+    a plain object's (Python 3.11 does not specialise look-ups on classes with a ``__getattr__``)."""
+    return cls.model_config.get("extra") != "allow" and not cls.__private_attributes__
 
 
 @cache

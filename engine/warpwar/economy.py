@@ -46,11 +46,12 @@ def collect_income(step: Step) -> None:
         _fixed_income(step, player, ADVANCED_FIRST_INCOME)
     else:
         # Only the stars the player owns can produce for him (``produces_for``), in hex order.
-        owned = sorted(hex_ for hex_, control in state.control.items() if control.owner == player.id)
+        player_id, star_at = player.id, step.star_at
+        owned = sorted(hex_ for hex_, control in state.control.items() if control.owner == player_id)
         for hex_ in owned:
-            star = state.map.star_at.get(hex_)
+            star = star_at.get(hex_)
             if star is not None:
-                _star_income(step, player.id, star)
+                _star_income(step, player_id, star)
 
 
 def home_base(step: Step, player: Player) -> Base | None:
@@ -76,25 +77,26 @@ def _fixed_income(step: Step, player: Player, amount: int) -> None:
 def _star_income(step: Step, player: str, star: Star) -> None:
     """Double the value to a complete Base of the player's; half of it (rounded down, as BP are
     whole) to the star's pool when there is no Base or only one under construction."""
-    if not produces_for(step, star.hex, player):
+    hex_ = star.hex
+    if not produces_for(step, hex_, player):
         return
-    base = step.state.bases.get(star.hex)
+    base = step.bases.get(hex_)
     if base is not None and base.owner == player and base.complete:
         amount = star.value * BASE_PRODUCTION_FACTOR
         if amount:
             base.stockpile += amount
-            _collected(step, star.hex, amount, "base")
+            _collected(step, hex_, amount, "base")
         return
     amount = star.value // BASELESS_PRODUCTION_DIVISOR
     if amount:
         pools = step.state.star_pools
-        pools[star.hex] = pools.get(star.hex, 0) + amount
-        _collected(step, star.hex, amount, "star")
+        pools[hex_] = pools.get(hex_, 0) + amount
+        _collected(step, hex_, amount, "star")
 
 
 def _collected(step: Step, star: str, amount: int, where: Where) -> None:
     """BP are secret: only their owner hears of them."""
-    step.emit(BPCollected(**step.base_fields((step.active_id,)), star=star, amount=amount, where=where))
+    step.emit(step.event(BPCollected, (step.active_id,), star=star, amount=amount, where=where))
 
 
 def stow_in_holds(step: Step, star: str, player: str, amount: int) -> int:
@@ -150,8 +152,9 @@ def _destroy_base(step: Step, base: Base, by: str) -> None:
     del step.state.bases[star]
     step.touched.add(star)
     step.emit(
-        BaseDestroyed(
-            **step.base_fields(viewers),
+        step.event(
+            BaseDestroyed,
+            viewers,
             star=star,
             owner=base.owner,
             by=by,

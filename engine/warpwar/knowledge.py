@@ -13,6 +13,7 @@ from collections import defaultdict
 from collections.abc import Collection, Sequence
 
 from engine.warpwar.context import Step
+from engine.warpwar.copying import updated
 from engine.warpwar.events import AnyEvent, ShipMoved
 from engine.warpwar.state import Knowledge, MapKnowledge, Sighting, Visibility
 
@@ -42,15 +43,25 @@ def _refresh(step: Step, scope: set[str] | None, events: Sequence[AnyEvent]) -> 
     for player in state.players:
         if player.eliminated:
             continue
-        known = step.knowledge(player.id)
-        own = present_at.get(player.id, set())
-        visible = _seen_in_open_game(known, presence, scope) if open_game else own
+        player_id = player.id
+        known = step.knowledge(player_id)
+        # With nothing in scope (a combat round that moved no ship) no sighting needs reading.
+        sighted = _sighted_in(known, scope) if scope is None or scope else []
+        own = present_at.get(player_id, set())
+        visible = _seen_in_open_game(known, sighted, presence, scope) if open_game else own
         if visible:
-            _forget_ships_gone(step, known, visible)
-            _look_at(step, on_map, presence, known, player.id, sorted(visible))
+            _forget_ships_gone(step, known, sighted, visible)
+            _look_at(step, on_map, presence, known, player_id, sorted(visible))
         if explored:
-            _explore(step, known, player.id, own, events, refresh_all=scope is None)
+            _explore(step, known, player_id, own, events, refresh_all=scope is None)
     step.touched.clear()
+
+
+def _sighted_in(known: Knowledge, scope: set[str] | None) -> list[tuple[str, str]]:
+    """The player's sightings (uid, hex) in ``scope``: each one's hex read once per refresh."""
+    if scope is None:
+        return [(uid, seen.hex) for uid, seen in known.sightings.items()]
+    return [(uid, hex_) for uid, seen in known.sightings.items() if (hex_ := seen.hex) in scope]
 
 
 def _presence(step: Step, scope: set[str] | None) -> dict[str, set[str]]:
@@ -58,9 +69,10 @@ def _presence(step: Step, scope: set[str] | None) -> dict[str, set[str]]:
     if scope is not None:
         return {h: owners for h in scope if (owners := step.owners_at(h))}
     presence: dict[str, set[str]] = defaultdict(set)
-    for ship in step.state.ships.values():
-        presence[ship.location].add(ship.owner)
-    for star, base in step.state.bases.items():
+    for hex_, ship_owners in step.occupied():
+        if ship_owners:
+            presence[hex_].update(ship_owners.values())
+    for star, base in step.bases.items():
         presence[star].add(base.owner)
     return presence
 
@@ -74,12 +86,15 @@ def _present_at(presence: dict[str, set[str]]) -> dict[str, set[str]]:
     return present_at
 
 
-def _seen_in_open_game(known: Knowledge, presence: dict[str, set[str]], scope: set[str] | None) -> set[str]:
+def _seen_in_open_game(
+    known: Knowledge, sighted: list[tuple[str, str]], presence: dict[str, set[str]], scope: set[str] | None
+) -> set[str]:
     """Everything is seen: look wherever anything is now or was last known to be (in ``scope``)."""
-    remembered = {s.hex for s in known.sightings.values()}
+    remembered = {hex_ for _, hex_ in sighted}
     if scope is None:
         return remembered.union(presence, known.bases)
-    return {h for h in scope if h in presence or h in known.bases or h in remembered}
+    bases = known.bases
+    return {h for h in scope if h in presence or h in bases or h in remembered}
 
 
 class _OnMap:
@@ -91,13 +106,11 @@ class _OnMap:
         self._step = step
         self._at: dict[str, list[tuple[str, str]]] = {}
         if everywhere:
-            ships = step.state.ships
-            at: dict[str, list[tuple[str, str]]] = defaultdict(list)
-            for uid in sorted(ships):
-                ship = ships[uid]
-                if ship.carried_by is None:
-                    at[ship.location].append((uid, ship.owner))
-            self._at = dict(at)
+            ships = step.ships
+            for hex_, owners in step.occupied():
+                found = [(uid, owners[uid]) for uid in sorted(owners) if ships[uid].carried_by is None]
+                if found:
+                    self._at[hex_] = found
         self._everywhere = everywhere
 
     def at(self, hex_: str) -> list[tuple[str, str]]:
@@ -105,24 +118,23 @@ class _OnMap:
         if found is None:
             if self._everywhere:
                 return []
-            ships = self._step.state.ships
-            found = [
-                (uid, ship.owner)
-                for uid in self._step.uids_at(hex_)
-                if (ship := ships[uid]).carried_by is None
-            ]
+            step = self._step
+            ships, owners = step.ships, step.ship_owners_at(hex_)
+            found = [(uid, owners[uid]) for uid in step.uids_at(hex_) if ships[uid].carried_by is None]
             self._at[hex_] = found
         return found
 
 
-def _forget_ships_gone(step: Step, known: Knowledge, visible: set[str]) -> None:
+def _forget_ships_gone(
+    step: Step, known: Knowledge, sighted: list[tuple[str, str]], visible: set[str]
+) -> None:
     """A sighting stands until the player looks at that hex again and the ship is not there."""
-    ships = step.state.ships
-    for uid, seen in list(known.sightings.items()):
-        if seen.hex not in visible:
+    ships = step.ships
+    for uid, hex_ in sighted:
+        if hex_ not in visible:
             continue
         ship = ships.get(uid)
-        if ship is None or ship.carried_by is not None or ship.location != seen.hex:
+        if ship is None or ship.carried_by is not None or ship.location != hex_:
             del known.sightings[uid]
 
 
@@ -133,7 +145,7 @@ def _look_at(
     players' ships on the map, the Bases of others and the owner of each star. One loop for the
     three, as every step of the game runs it for every player and the hexes it changed."""
     state = step.state
-    turn = state.turn
+    turn, bases, control_of = state.turn, state.bases, state.control
     sightings, known_bases, known_owners = known.sightings, known.bases, known.owners
     for hex_ in hexes:
         owners = presence.get(hex_)
@@ -143,14 +155,18 @@ def _look_at(
                 if owner == player:
                     continue
                 seen = sightings.get(uid)
-                if seen is None or seen.hex != hex_ or seen.turn != turn:
+                if seen is None:
                     sightings[uid] = Sighting(ship=uid, owner=owner, hex=hex_, turn=turn)
-        base = state.bases.get(hex_)
+                elif seen.hex != hex_ or seen.turn != turn:
+                    # The same ship and owner: a copy with the new place and turn costs half a
+                    # validated Sighting, and every sighting is renewed once a game-turn.
+                    sightings[uid] = updated(seen, {"hex": hex_, "turn": turn})
+        base = bases.get(hex_)
         if base is not None and base.owner != player:
             known_bases[hex_] = base.owner
         else:
             known_bases.pop(hex_, None)
-        control = state.control.get(hex_)
+        control = control_of.get(hex_)
         if control is not None:
             known_owners[hex_] = control.owner
 

@@ -88,20 +88,20 @@ def _carry_out(step: Step, index: int, move: Move) -> OrderResult:
 
 
 def _why_cannot_move(ship: Ship) -> str | None:
-    name = ship.name
-    if ship.carried_by is not None:
-        carrier = ship.carried_by.split(".", 1)[1]
+    carried_by = ship.carried_by
+    if carried_by is not None:
+        carrier = carried_by.split(".", 1)[1]
         return (
-            f"{name} is carried by {carrier}: it moves only with its carrier (rules IV: "
+            f"{ship.name} is carried by {carrier}: it moves only with its carrier (rules IV: "
             '"Systemships may NEVER move from one hex to another under their own power")'
         )
     if not ship.is_warpship:
         return (
-            f"{name} is a Systemship: a Warpship must carry it (rules IV: "
+            f"{ship.name} is a Systemship: a Warpship must carry it (rules IV: "
             '"Systemships may NEVER move from one hex to another under their own power")'
         )
     if ship.current.PD == 0:
-        return f'{name} cannot move: "A Warpship whose PD is reduced to zero may not move" (rules V)'
+        return f'{ship.name} cannot move: "A Warpship whose PD is reduced to zero may not move" (rules V)'
     return None
 
 
@@ -164,18 +164,19 @@ class _Walk:
         return problem
 
     def _hex(self, to: str) -> str | None:
-        name, here = self.ship.name, self.here
-        if to not in self.map.hex_set:
-            return f"{name} cannot move to {to}: it is off the map"
-        if to not in self.map.adjacency.get(here, ()):
+        step, here = self.step, self.here
+        if to not in step.hex_set:
+            return f"{self.ship.name} cannot move to {to}: it is off the map"
+        if to not in step.adjacency.get(here, ()):
+            name = self.ship.name
             return f"{name} cannot move to {to}: it is not adjacent to {here} (rules V: one hex per MP)"
         return self._enter(to)
 
     def _warpline(self, to: str) -> str | None:
         name, here = self.ship.name, self.here
-        if to not in self.map.hex_set:
+        if to not in self.step.hex_set:
             return f"{name} cannot jump to {to}: it is off the map"
-        if not self.map.is_star(here):
+        if here not in self.step.star_at:
             return (
                 f"{name} cannot jump to {to} from {here}: Warpships may only enter warplines "
                 '"at one end of the warpline, NOT in the middle" (rules V)'
@@ -188,9 +189,9 @@ class _Walk:
         return self._enter(to)
 
     def _enter(self, to: str) -> str | None:
-        step, state = self.step, self.step.state
-        if state.turn == FIRST_TURN:
-            base = state.bases.get(to)
+        step = self.step
+        if step.turn == FIRST_TURN:
+            base = step.bases.get(to)
             if base is not None and base.owner != self.player:
                 return (
                     f"{self.ship.name} may not enter {_where(self.map, to)}: "
@@ -198,9 +199,9 @@ class _Walk:
                 )
         step.place(self.ship, to)
         self.path.append(to)
-        if state.config.visibility is Visibility.BLIND:
+        if not step.open_game:
             _meet(step, self.ship, to)
-        if to in self.map.star_at:
+        if to in step.star_at:
             if step.has_enemy_ships_at(to, self.player):
                 self.halted = (
                     f"{self.ship.name} stopped at {_where(self.map, to)}: enemy ships are there (rules V: "
@@ -262,10 +263,11 @@ def _meet(step: Step, ship: Ship, hex_: str) -> None:
 def _announce_move(step: Step, walk: _Walk, stop: str | None) -> None:
     """Open games: "All moves and builds are 'seen'" (rules VII). Blind games: only the owner
     sees the whole move; others see it only through sightings where they are present."""
-    viewers = step.everyone() if step.state.config.visibility is Visibility.OPEN else (walk.player,)
+    viewers = step.everyone() if step.open_game else (walk.player,)
     step.emit(
-        ShipMoved(
-            **step.base_fields(viewers),
+        step.event(
+            ShipMoved,
+            viewers,
             ship=walk.ship.uid,
             path=tuple(walk.path),
             mp_used=walk.used,
@@ -337,8 +339,9 @@ def _transfer(step: Step, systemship: Ship, to: Ship | None) -> None:
     if to is not None:
         to.carrying.append(systemship.uid)
     step.emit(
-        SystemshipTransferred(
-            **step.base_fields(step.observers(star, systemship.owner)),
+        step.event(
+            SystemshipTransferred,
+            step.observers(star, systemship.owner),
             systemship=systemship.uid,
             star=star,
             from_ship=previous,

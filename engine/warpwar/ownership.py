@@ -15,24 +15,23 @@ from engine.warpwar.state import StarControl
 
 def claim(step: Step, star: str, player: str) -> None:
     """``player`` passes through or holds ``star``: it becomes theirs unless another's Base is there."""
-    state = step.state
-    if not state.map.is_star(star):
+    if star not in step.star_at:
         return
-    base = state.bases.get(star)
+    base = step.bases.get(star)
     if base is not None and base.owner != player:
         return
-    current = state.control.get(star)
+    current = step.control.get(star)
     if current is not None and current.owner == player:
         return
-    state.control[star] = StarControl(owner=player, since_turn=state.turn)
+    step.control[star] = StarControl(owner=player, since_turn=step.turn)
     previous = current.owner if current else None
     viewers = step.observers(star, player)
     for viewer in viewers:
         step.knowledge(viewer).owners[star] = player
-    step.emit(StarOwnerChanged(**step.base_fields(viewers), star=star, owner=player, previous=previous))
+    step.emit(step.event(StarOwnerChanged, viewers, star=star, owner=player, previous=previous))
 
 
 def produces_for(step: Step, star: str, player: str) -> bool:
     """Stars produce "beginning on the turn AFTER the turn that player took ownership"."""
-    control = step.state.control.get(star)
-    return control is not None and control.owner == player and control.since_turn < step.state.turn
+    control = step.control.get(star)
+    return control is not None and control.owner == player and control.since_turn < step.turn

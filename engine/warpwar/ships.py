@@ -85,11 +85,12 @@ class Ship(BaseModel):
     def record(self) -> str:
         """The ship record in the rules' notation."""
         parts = [f"{self.name}: TL{self.tech_level}"]
+        built_amounts, amounts = self.built.amounts(), self.current.amounts()
         for attr in NOTATION_ORDER:
-            built = self.built.get(attr)
+            built = built_amounts[attr]
             if built == 0:
                 continue
-            now = self.current.get(attr)
+            now = amounts[attr]
             parts.append(f"{attr.value}={built}" if now == built else f"{attr.value}={{{built}}}{now}")
         if self.repair_bay:
             parts.append("R=1")

@@ -131,7 +131,8 @@ def submit_round(state: GameState, star: str, orders: Sequence[RoundOrders]) -> 
 
 
 def _fight_round(step: Step, star: str, orders: Sequence[RoundOrders]) -> list[OrderResult]:
-    """One round at ``star``; afterwards only the hexes it touched need looking at again."""
+    """One round at ``star``; afterwards only the hexes it touched need looking at again (none,
+    when no ship was destroyed, escaped, or was dropped or picked up)."""
     fight = next(c for c in step.state.combats if c.star == star)
     by_uid: dict[str, CombatOrder] = {}
     for side in orders:
@@ -141,7 +142,7 @@ def _fight_round(step: Step, star: str, orders: Sequence[RoundOrders]) -> list[O
             by_uid[ship_uid(side.player, name)] = order
     first_event = len(step.events)
     combat.resolve_round(step, fight, by_uid)
-    refresh_knowledge_at(step, step.touched | {star}, step.events[first_event:])
+    refresh_knowledge_at(step, step.touched, step.events[first_event:])
     if step.state.combats:
         return []
     step.state.stage = Stage.ORDERS
@@ -167,13 +168,12 @@ def play_player_turn(state: GameState, orders: TurnOrders, round_orders: RoundOr
 
 def contested_stars(step: Step) -> list[str]:
     """Stars where the active player's ships and another player's ships meet: combat MUST occur."""
-    mover = step.active_id
-    stars = {
-        s.location
-        for s in step.state.ships.values()
-        if s.owner == mover and step.state.map.is_star(s.location)
-    }
-    return sorted(star for star in stars if len({s.owner for s in step.ships_at(star)}) > 1)
+    mover, star_at = step.active_id, step.star_at
+    return sorted(
+        hex_
+        for hex_, owners in step.occupied()
+        if hex_ in star_at and mover in owners.values() and len(set(owners.values())) > 1
+    )
 
 
 def _is_build_event(order: TurnOrder) -> bool:
@@ -225,7 +225,7 @@ def _eliminate(step: Step) -> None:
         for ship in state.own_ships(player.id):
             if ship.uid in state.ships and ship.carried_by is None:
                 step.remove(ship)
-        step.emit(PlayerEliminated(**step.base_fields(step.everyone()), player=player.id))
+        step.emit(step.event(PlayerEliminated, step.everyone(), player=player.id))
 
 
 def _game_over(step: Step) -> bool:
@@ -256,26 +256,26 @@ def _leaders(state: GameState) -> list[str]:
 def _finish(step: Step, winners: list[str], reason: str) -> bool:
     step.state.winners = sorted(winners)
     step.state.stage = Stage.OVER
-    step.emit(GameOver(**step.base_fields(step.everyone()), winners=tuple(step.state.winners), reason=reason))
+    step.emit(step.event(GameOver, step.everyone(), winners=tuple(step.state.winners), reason=reason))
     return True
 
 
 def _advance(step: Step) -> None:
     state = step.state
     count = len(state.players)
-    index = state.active
+    index, turn = state.active, state.turn
     while True:
         index = (index + 1) % count
         if index == 0:
-            state.turn += 1
+            turn += 1
         if not state.players[index].eliminated:
             break
-    state.active = index
+    step.pass_turn(index, turn)
     _begin_player_turn(step)
 
 
 def _begin_player_turn(step: Step) -> None:
-    step.emit(PlayerTurnBegan(**step.base_fields(step.everyone())))
+    step.emit(step.event(PlayerTurnBegan, step.everyone()))
     economy.collect_income(step)
 
 

@@ -14,17 +14,18 @@ import os
 import warnings
 from datetime import UTC, datetime
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aws_lambda_powertools import Logger, Metrics, Tracer
 from aws_lambda_powertools.metrics import MetricUnit
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
 
-from functions.handlers import TRACED_MODULES
-from functions.mail.outbox import OutboxMailer
-from functions.mail.ses import Mailer, SesMailer
+from functions.handlers import TRACED_MODULES, tag_environment
 from functions.resources import METRICS_NAMESPACE, SERVICE, Settings
 from functions.store import Store
+
+if TYPE_CHECKING:
+    from functions.mail.ses import Mailer
 
 OUTBOX_VARIABLE = "WARPMAIL_OUTBOX"
 """Set (a folder) in the local mode: mail goes there instead of to SES."""
@@ -79,14 +80,19 @@ def store() -> Store:
 
 @cache
 def mailer() -> Mailer:
+    # Imported here: only process_game sends mail, and find_due runs every 5 minutes.
+    from functions.mail.outbox import OutboxMailer
+    from functions.mail.ses import SesMailer
+
     outbox = os.environ.get(OUTBOX_VARIABLE)
-    return OutboxMailer(outbox) if outbox else SesMailer()
+    return OutboxMailer(outbox) if outbox else SesMailer(configuration_set=settings().configuration_set)
 
 
 @metrics.log_metrics
 @tracer.capture_lambda_handler
 def find_due(event: dict[str, Any], context: Any) -> dict[str, Any]:
     """{"games": [game ids], "now": ISO time}: the games with something due."""
+    tag_environment(metrics)
     now = FindDueEvent.model_validate(event or {}).now or datetime.now(UTC)
     games = [game.game_id for game in store().due_games(now)]
     logger.info("games due", extra={"games": games, "now": now.isoformat()})
@@ -106,12 +112,15 @@ def process_game(event: dict[str, Any], context: Any) -> dict[str, Any]:
     # of imports), which find_due and park_failed, deployed from this same module, never use.
     from functions.host import turns
 
+    tag_environment(metrics)
     request = GameEvent.model_validate(event)
     logger.append_keys(game_id=request.game_id)
     summary = turns.process_game(request.game_id, request.now, store(), mailer(), settings())
     logger.info("game processed", extra=summary.model_dump())
     metrics.add_metric(name="StepsPlayed", unit=MetricUnit.Count, value=summary.steps)
     metrics.add_metric(name="ResultsMailsSent", unit=MetricUnit.Count, value=summary.mails)
+    metrics.add_metric(name="RemindersSent", unit=MetricUnit.Count, value=summary.reminders)
+    metrics.add_metric(name="MissedTurnAlerts", unit=MetricUnit.Count, value=summary.alerts)
     return summary.model_dump(mode="json")
 
 
@@ -119,6 +128,7 @@ def process_game(event: dict[str, Any], context: Any) -> dict[str, Any]:
 @tracer.capture_lambda_handler
 def park_failed(event: dict[str, Any], context: Any) -> dict[str, Any]:
     """Park the game whose processing failed every attempt, with the error, for the GM."""
+    tag_environment(metrics)
     failed = FailedGame.model_validate(event)
     logger.append_keys(game_id=failed.game_id)
     reason = f"{failed.error.error}: {failed.error.cause[:CAUSE_LIMIT]}"

@@ -9,13 +9,24 @@ The reference players read (the HELP answer, templates/host/help.txt, says the s
     REPORT [game]            your latest results mail again (the orders sheet before any)
     CHECK                    above your orders: check them and answer, submit nothing
     JOIN <game> <name>       join a game open for sign-up; your secret code comes back by mail
+                             (a game that has started, or is full: you join as a standby)
     MESSAGE <player|ALL>     the lines below go to that player (or every other player) from the
     CODE <your code>         game's address, signed with your player name by the host; the CODE
     <your text>              line is needed and is not relayed; END or a signature ends the text
+    WAIT [OFF]               this turn waits for its deadline even when every order is in
+    ABSENT <date> [TO] <date>, ABSENT <n> DAYS, ABSENT OFF
+                             you are away: the game waits for you or waives your turns (the
+                             game's absence policy), within its limits of length and number
+    TIMEZONE <zone>          deadlines in your mail in that zone (Europe/Paris, +01:00)
 
-STATUS, REPORT and MESSAGE answer only a registered address of a player of the game, and only
-to that address; a mail that failed the sender checks gets no answer. JOIN answers the sender
-(that is how the code proves the address), HELP anyone who passed the sender checks.
+WAIT, ABSENT and TIMEZONE change something, so they need a line CODE <your code> too (below the
+command, or after it on its line). Only a seated player may WAIT or be ABSENT; a standby may set
+a TIMEZONE; a removed player may do neither.
+
+STATUS, REPORT, MESSAGE, WAIT, ABSENT and TIMEZONE answer only a registered address of a player
+of the game, and only to that address; a mail that failed the sender checks gets no answer. JOIN
+answers the sender (that is how the code proves the address), HELP anyone who passed the sender
+checks.
 """
 
 from __future__ import annotations
@@ -24,14 +35,26 @@ import email
 import re
 import uuid
 from collections.abc import Sequence
+from datetime import datetime, timedelta
 from email.message import EmailMessage
 from email.utils import format_datetime
+from typing import NamedTuple
 
 from pydantic import BaseModel, ConfigDict
 
 from engine.core.mailgame import combat_parts, turn_scope
 from engine.core.orderblock import clean, quote_depth
 from engine.games import MAIL_GAMES
+from functions.host.dates import (
+    day_after,
+    day_start,
+    read_date,
+    read_days,
+    read_period,
+    read_zone,
+    zone_of,
+    zone_suggestions,
+)
 from functions.host.deadlines import deadline_text
 from functions.host.inbound import (
     DEFAULT_GAME,
@@ -42,11 +65,18 @@ from functions.host.inbound import (
     read_orders,
     render_host,
 )
+from functions.host.schedule import waiting_for_absences
 from functions.mail.codes import code_matches, hash_code, new_code
 from functions.mail.compose import MAIL_POLICY, OutgoingMail, game_address, valid_game_id
-from functions.store import GameRecord, KeptResults, PlayerRecord, Submission
+from functions.store import Absence, GameRecord, KeptResults, PlayerRecord, Submission
 
-COMMANDS = ("HELP", "STATUS", "REPORT", "CHECK", "JOIN", "MESSAGE")
+COMMANDS = ("HELP", "STATUS", "REPORT", "CHECK", "JOIN", "MESSAGE", "WAIT", "ABSENT", "TIMEZONE")
+SETTINGS = ("WAIT", "ABSENT", "TIMEZONE")
+"""Commands that change the sender's settings in a game: they need the CODE."""
+SEATED_ONLY = ("WAIT", "ABSENT")
+PLAYING = ("running", "paused")
+OFF = "OFF"
+STANDBY_PREFIX = "S"
 ALL = "ALL"
 MAX_MESSAGE = 4000
 """Characters of a relayed message (the Star Fleet Warlord service took 90 per order; a mail
@@ -63,7 +93,22 @@ NO_RECIPIENT = "MESSAGE to {written}: no such player"
 NOTHING_TO_RELAY = "MESSAGE without text"
 MESSAGE_CODE = "MESSAGE without the right secret code"
 JOINED = "JOIN: {name} joined as {player_id}"
+JOINED_STANDBY = "JOIN: {name} joined as standby {player_id}"
+SETTING_CODE = "{word} without the right secret code"
+SETTING_REFUSED = "{word} refused: {why}"
+WAITING = "WAIT: {scope} waits for its deadline"
+NOT_WAITING = "WAIT OFF"
+ABSENCE = "ABSENT: {start} to {end}"
+NO_ABSENCE = "ABSENT OFF"
+ZONE_SET = "TIMEZONE: {zone}"
 JOIN_REFUSED = "JOIN refused: {why}"
+
+
+class Refusal(NamedTuple):
+    """Why a command is not done: what the player reads, and the mail log's short reason."""
+
+    paragraph: str
+    why: str
 
 
 class Command(BaseModel):
@@ -154,14 +199,16 @@ def run(command: Command, mail: Inbound) -> InboundOutcome:
             return _status(mail, game, player)
         case "REPORT":
             return _report(mail, game, player)
-    return _message(mail, command, game, player)
+        case "MESSAGE":
+            return _message(mail, command, game, player)
+    return _setting(mail, command, game, player)
 
 
 def _players_game(mail: Inbound, command: Command) -> tuple[GameRecord, PlayerRecord] | InboundOutcome:
     """The game the command is about (the recipient address; else a game id after STATUS or
     REPORT; else the only game the sender plays) and the sender's player in it."""
     address = mail.address or ""
-    written = command.args[0].lower() if command.word != "MESSAGE" and command.args else None
+    written = command.args[0].lower() if command.word in ("STATUS", "REPORT") and command.args else None
     if mail.recipient_game is None and written is None:
         games = sorted({p.game_id for p in mail.store.players_by_address(address)})
         written = games[0] if len(games) == 1 else None
@@ -277,13 +324,16 @@ def _resend(
     mail: Inbound, game: GameRecord, player: PlayerRecord, kept: KeptResults, raw: bytes
 ) -> InboundOutcome:
     """The kept mail with a new Message-ID and Date, to the player's registered address (which
-    may have changed since); its thread headers keep it in the game's thread."""
+    may have changed since); its thread headers keep it in the game's thread. It now answers
+    the REPORT mail, so it is "auto-replied" to it (RFC 3834), no longer "auto-generated"."""
     message = email.message_from_bytes(raw, policy=MAIL_POLICY)
     assert isinstance(message, EmailMessage)  # the policy's message factory
     for name, value in (
         ("To", player.address),
         ("Date", format_datetime(mail.now)),
         ("Message-ID", f"<report.{uuid.uuid4().hex}@{mail.settings.mail_domain}>"),
+        ("In-Reply-To", mail.message_id),
+        ("Auto-Submitted", "auto-replied"),
     ):
         del message[name]
         message[name] = value
@@ -318,19 +368,38 @@ def _join(mail: Inbound, command: Command) -> InboundOutcome:
         mail.notice(address, "You could not join", [why], game=game)
         return mail.rejected(JOIN_REFUSED.format(why=why), game, command="JOIN")
     assert game is not None
-    taken = {p.player_id for p in mail.store.players(game.game_id)}
-    player_id = next(f"P{n}" for n in range(1, len(taken) + 2) if f"P{n}" not in taken)
+    players = mail.store.players(game.game_id)
+    standby = game.status != "open" or sum(p.role == "player" for p in players) >= game.setup.seats
+    prefix = STANDBY_PREFIX if standby else "P"
+    taken = {p.player_id for p in players}
+    player_id = next(f"{prefix}{n}" for n in range(1, len(taken) + 2) if f"{prefix}{n}" not in taken)
     code = new_code()
     player = PlayerRecord(
-        game_id=game.game_id, player_id=player_id, name=name, address=address, code_hash=hash_code(code)
+        game_id=game.game_id,
+        player_id=player_id,
+        name=name,
+        address=address,
+        code_hash=hash_code(code),
+        timezone=game.schedule.timezone,
+        role="standby" if standby else "player",
     )
     if not mail.store.add_player(player):
         # Another JOIN took the id between reading the players and writing: the mail is unseen
         # again (receive), so delivering it once more joins with the next free id.
         raise RuntimeError(f"player id {player_id} of game {game.game_id} was taken while joining")
-    paragraphs = [JOIN_WELCOME.format(name=name, game_id=game.game_id, player_id=player_id)]
-    mail.notice(address, f"Welcome to game {game.game_id}", paragraphs, f"CODE {code}", game, player)
-    mail.log("in", address, game.game_id, JOINED.format(name=name, player_id=player_id))
+    if standby:
+        why = "has every seat taken" if game.status == "open" else "has started"
+        paragraphs = [JOIN_STANDBY.format(name=name, game_id=game.game_id, player_id=player_id, why=why)]
+        title = f"You are a standby player of game {game.game_id}"
+        mail.notice(address, title, paragraphs, f"CODE {code}", game, player)
+        mail.log("in", address, game.game_id, JOINED_STANDBY.format(name=name, player_id=player_id))
+    else:
+        # The welcome names the game's rules: loaded only now, as the game is (engine/games.py).
+        from functions.host.seats import welcome_mail
+
+        welcome = welcome_mail(game, player, code, None, mail.now)
+        mail.send(welcome.model_copy(update={"in_reply_to": mail.message_id}))
+        mail.log("in", address, game.game_id, JOINED.format(name=name, player_id=player_id))
     return mail.outcome("command", "JOIN", game, player, command="JOIN")
 
 
@@ -347,7 +416,7 @@ def _join_refusal(mail: Inbound, game: GameRecord | None, game_id: str | None, n
         return "JOIN needs the game's id and your name: JOIN <game id> <your name>."
     if game is None:
         return f"There is no game {game_id} here."
-    if game.status != "open":
+    if game.status not in ("open", *PLAYING):
         return f"Game {game_id} is not open for sign-up."
     if not name:
         return f"JOIN needs your name after the game's id: JOIN {game_id} <your name>."
@@ -361,10 +430,11 @@ def _join_refusal(mail: Inbound, game: GameRecord | None, game_id: str | None, n
     return None
 
 
-JOIN_WELCOME = (
-    "Welcome, {name}: you are player {player_id} of game {game_id}. Below is your secret code. "
-    "Every order mail needs it (a line CODE <code>), so keep this mail and share the code with no "
-    "one. Your first orders sheet comes when the game starts."
+JOIN_STANDBY = (
+    "Welcome, {name}: game {game_id} {why}, so you are standby player {player_id}. "
+    "When a seat comes free the GM may give it to you: you then get a welcome mail with a new secret "
+    "code and the full report of your position. Meanwhile you may follow the game with STATUS and "
+    "set your TIMEZONE with the code below (a line CODE <code>); keep it to yourself."
 )
 
 
@@ -383,6 +453,7 @@ def _message(mail: Inbound, command: Command, game: GameRecord, player: PlayerRe
         return mail.rejected(MESSAGE_CODE, game, player, command="MESSAGE")
     written = " ".join(command.args)
     others = [p for p in mail.store.players(game.game_id) if p.player_id != player.player_id]
+    others = [p for p in others if p.role == "player"]
     if written.upper() == ALL:
         to = [p for p in others if p.robot is None]
     else:
@@ -446,10 +517,7 @@ def message_text(lines: Sequence[str]) -> tuple[str, str | None]:
         kept.append(line.rstrip())
     text = "\n".join(kept).strip("\n")
     if len(text) > MAX_MESSAGE:
-        text = (
-            text[:MAX_MESSAGE].rstrip()
-            + "\n[...: the rest was cut, messages are relayed up to 4000 characters]"
-        )
+        text = text[:MAX_MESSAGE].rstrip() + "\n" + CUT.format(limit=MAX_MESSAGE)
     return text, code
 
 
@@ -465,3 +533,277 @@ MESSAGE_NO_RECIPIENT = (
     "name of one of: {names}."
 )
 MESSAGE_SENT = "Your message was relayed to {names}, signed with your player name. This is what they read:"
+
+
+# --- Settings: WAIT, ABSENT, TIMEZONE ---
+
+
+def _setting(mail: Inbound, command: Command, game: GameRecord, player: PlayerRecord) -> InboundOutcome:
+    """A command that changes the sender's settings in the game: checked (the code, the seat,
+    the game's state), then done and answered."""
+    code, args = _code_and_args(command)
+    word = command.word
+    if code is None or not code_matches(code, player.code_hash):
+        mail.notice(player.address, f"{word} was not done", [SETTING_NEEDS_CODE.format(word=word)], game=game)
+        return mail.rejected(SETTING_CODE.format(word=word), game, player, command=word)
+    refusal = _setting_refusal(word, game, player)
+    if refusal is not None:
+        return _refused(mail, word, game, player, refusal)
+    match word:
+        case "WAIT":
+            return _wait(mail, args, game, player)
+        case "ABSENT":
+            return _absent(mail, args, game, player)
+    return _timezone(mail, args, game, player)
+
+
+def _code_and_args(command: Command) -> tuple[str | None, tuple[str, ...]]:
+    """The secret code (a CODE line below the command, or ``CODE <code>`` after it on its line)
+    and the command's own words."""
+    words = [word.upper().rstrip(":") for word in command.args]
+    if "CODE" in words:
+        at = words.index("CODE")
+        return " ".join(command.args[at + 1 :]) or None, command.args[:at]
+    return message_text(command.below)[1], command.args
+
+
+def _setting_refusal(word: str, game: GameRecord, player: PlayerRecord) -> Refusal | None:
+    """Why ``word`` may not be done now, if it may not."""
+    if player.role == "removed":
+        return Refusal(SETTING_REMOVED.format(game_id=game.game_id, word=word), "removed")
+    if word not in SEATED_ONLY:
+        return None
+    if player.role != "player":
+        paragraph = SETTING_STANDBY.format(game_id=game.game_id, word=word, player_id=player.player_id)
+        return Refusal(paragraph, "no seat")
+    if game.status not in PLAYING:
+        paragraph = SETTING_NOT_PLAYING.format(game_id=game.game_id, word=word, status=game.status)
+        return Refusal(paragraph, f"game {game.status}")
+    return None
+
+
+def _answered(
+    mail: Inbound, word: str, game: GameRecord, player: PlayerRecord, title: str, paragraph: str, reason: str
+) -> InboundOutcome:
+    mail.notice(player.address, title, [paragraph], game=game, player=player)
+    mail.log("in", mail.address, game.game_id, reason)
+    return mail.outcome("command", reason, game, player, command=word)
+
+
+def _refused(
+    mail: Inbound, word: str, game: GameRecord, player: PlayerRecord, refusal: Refusal
+) -> InboundOutcome:
+    mail.notice(player.address, f"{word} was not done", [refusal.paragraph], game=game, player=player)
+    return mail.rejected(SETTING_REFUSED.format(word=word, why=refusal.why), game, player, command=word)
+
+
+def _changed(mail: Inbound, player: PlayerRecord, **update: object) -> PlayerRecord:
+    changed = player.model_copy(update=update)
+    mail.store.update_player(changed)
+    return changed
+
+
+def _deadline(game: GameRecord, player: PlayerRecord) -> str:
+    return deadline_text(game.deadline, player.timezone) or "none set yet"
+
+
+SETTING_NEEDS_CODE = (
+    "{word} changes your settings in the game, so it needs your secret code: write {word} and what "
+    "follows it on the first line of your mail and a line CODE <your code> below it. Nothing was "
+    "changed."
+)
+SETTING_REMOVED = (
+    "You no longer play in game {game_id}, so {word} was not done. If you think this is a mistake, "
+    "please write to the GM."
+)
+SETTING_STANDBY = (
+    "You are standby player {player_id} of game {game_id} and hold no seat yet, so there is nothing "
+    "to {word} for: the GM may give you a seat when one comes free."
+)
+SETTING_NOT_PLAYING = "Game {game_id} is {status}, so {word} was not done: it applies while a game is played."
+
+
+# --- WAIT ---
+
+
+def _wait(mail: Inbound, args: tuple[str, ...], game: GameRecord, player: PlayerRecord) -> InboundOutcome:
+    """WAIT: the current turn is not played before its deadline, even with every order in (the
+    turn service reads ``PlayerRecord.wait_scope``); WAIT OFF undoes it."""
+    if [a.upper() for a in args] == [OFF]:
+        _changed(mail, player, wait_scope="")
+        paragraph = WAIT_OFF.format(game_id=game.game_id, deadline=_deadline(game, player))
+        return _answered(mail, "WAIT", game, player, "WAIT is off", paragraph, NOT_WAITING)
+    if args:
+        refusal = Refusal(WAIT_WORDS.format(written=" ".join(args)), "bad words")
+        return _refused(mail, "WAIT", game, player, refusal)
+    scope = turn_scope(game.turn)
+    _changed(mail, player, wait_scope=scope)
+    paragraph = WAIT_ON.format(turn=game.turn, deadline=_deadline(game, player))
+    if not game.early:
+        paragraph += " " + WAIT_ALWAYS.format(game_id=game.game_id)
+    return _answered(
+        mail, "WAIT", game, player, f"Turn {game.turn} waits", paragraph, WAITING.format(scope=scope)
+    )
+
+
+WAIT_ON = (
+    "Turn {turn} waits for its deadline, {deadline}, even if every order is in before it, so you "
+    "have until then to change yours. Send WAIT OFF (with your CODE) to let it be played as soon as "
+    "every order is in."
+)
+WAIT_ALWAYS = "(Game {game_id} always waits for its deadlines anyway.)"
+WAIT_OFF = (
+    "Game {game_id} no longer waits for you: the turn is played as soon as every order is in, at the "
+    "latest at its deadline, {deadline}."
+)
+WAIT_WORDS = 'WAIT takes no words but OFF, not "{written}": write WAIT, or WAIT OFF.'
+
+
+# --- ABSENT ---
+
+
+def _absent(mail: Inbound, args: tuple[str, ...], game: GameRecord, player: PlayerRecord) -> InboundOutcome:
+    """ABSENT: the player declares when they are away, within the game's limits; what the game
+    does meanwhile is its absence policy (the turn service and functions/host/schedule.py)."""
+    if [a.upper() for a in args] == [OFF]:
+        return _absent_off(mail, game, player)
+    period = _absence_period(args, mail.now, player.timezone)
+    refusal = period if isinstance(period, Refusal) else _beyond_limits(game, player, *period)
+    if refusal is not None:
+        return _refused(mail, "ABSENT", game, player, refusal)
+    assert not isinstance(period, Refusal)  # a refusal was answered above
+    start, end = period
+    limits = game.schedule
+    absence = Absence(start=start, end=end, declared_at=mail.now)
+    away = _changed(mail, player, absences=(*player.absences, absence))
+    when = {
+        "start": deadline_text(start, player.timezone),
+        "end": deadline_text(end, player.timezone),
+        "game_id": game.game_id,
+        "number": len(away.absences),
+        "most": limits.absence_count,
+    }
+    if limits.absence_policy == "wait":
+        others = [p for p in mail.store.players(game.game_id) if p.player_id != player.player_id]
+        moved = waiting_for_absences(game, [*others, away])
+        if moved.deadline != game.deadline and not mail.store.update_game(moved, game.version):
+            # The turn service committed meanwhile: its new period's deadline heeds the absence.
+            moved = game
+        paragraph = ABSENT_WAIT.format(**when, deadline=_deadline(moved, player))
+    else:
+        paragraph = ABSENT_PLAY.format(**when)
+    reason = ABSENCE.format(start=start.isoformat(), end=end.isoformat())
+    return _answered(mail, "ABSENT", game, player, "Your absence is noted", paragraph, reason)
+
+
+def _absence_period(args: Sequence[str], now: datetime, timezone: str) -> tuple[datetime, datetime] | Refusal:
+    """(start, end) of the absence written. Dates are days in the player's zone, the first from
+    its start (or from now, if it is today) and the last to its end; ``<n> DAYS`` is from now."""
+    zone = zone_of(timezone)
+    today = now.astimezone(zone).date()
+    days = read_days(args)
+    if days is not None and days >= 1:
+        return now, now + timedelta(days=days)
+    dates = read_period(args, today)
+    if dates is None:
+        one = read_date(" ".join(args), today)
+        dates = (one, one) if one is not None else None
+    if days is not None or dates is None:
+        return Refusal(ABSENT_FORMAT.format(written=" ".join(args)), "bad dates")
+    first, last = dates
+    if first < today:
+        return Refusal(ABSENT_PAST.format(first=first.isoformat(), today=today.isoformat()), "bad dates")
+    if last < first:
+        return Refusal(ABSENT_BACKWARDS.format(first=first.isoformat(), last=last.isoformat()), "bad dates")
+    return max(now, day_start(first, zone)), day_after(last, zone)
+
+
+def _beyond_limits(game: GameRecord, player: PlayerRecord, start: datetime, end: datetime) -> Refusal | None:
+    """Why the absence is more than the game allows (``Schedule.absence_days`` long at most,
+    ``absence_count`` of them per player), if it is."""
+    limits = game.schedule
+    if limits.absence_days == 0 or limits.absence_count == 0:
+        return Refusal(ABSENT_NONE.format(game_id=game.game_id), "none allowed")
+    if end - start > timedelta(days=limits.absence_days):
+        return Refusal(ABSENT_TOO_LONG.format(game_id=game.game_id, most=limits.absence_days), "too long")
+    if len(player.absences) >= limits.absence_count:
+        return Refusal(ABSENT_TOO_MANY.format(game_id=game.game_id, most=limits.absence_count), "too many")
+    return None
+
+
+def _absent_off(mail: Inbound, game: GameRecord, player: PlayerRecord) -> InboundOutcome:
+    """Absences not begun are called off, one under way ends now; those over stay (and count)."""
+    now = mail.now
+    kept = tuple(
+        a.model_copy(update={"end": now}) if a.end > now else a for a in player.absences if a.start <= now
+    )
+    if kept == player.absences:
+        paragraph = ABSENT_NOTHING.format(game_id=game.game_id)
+        return _answered(mail, "ABSENT", game, player, "No absence to call off", paragraph, NO_ABSENCE)
+    _changed(mail, player, absences=kept)
+    paragraph = ABSENT_OFF.format(game_id=game.game_id, deadline=_deadline(game, player))
+    return _answered(mail, "ABSENT", game, player, "Your absence is called off", paragraph, NO_ABSENCE)
+
+
+ABSENT_FORMAT = (
+    'ABSENT needs the days you are away, not "{written}": ABSENT 2026-12-24 TO 2027-01-02, ABSENT '
+    "24 Dec TO 2 Jan, ABSENT 24.12. TO 2.1., or ABSENT 5 DAYS (from now). ABSENT OFF calls your "
+    "absence off."
+)
+ABSENT_PAST = (
+    "Your absence would begin on {first}, which is past (today is {today} in your time zone): give "
+    "a day from today on."
+)
+ABSENT_BACKWARDS = "Your absence would end on {last}, before it begins on {first}: give the first day first."
+ABSENT_NONE = "Game {game_id} allows no absences: ask the GM if you cannot play for a while."
+ABSENT_TOO_LONG = (
+    "Game {game_id} allows absences of at most {most} days: declare a shorter one, or ask the GM."
+)
+ABSENT_TOO_MANY = (
+    "Game {game_id} allows {most} absences per player, and you have declared them all (ABSENT OFF "
+    "before an absence begins gives it back): ask the GM."
+)
+ABSENT_WAIT = (
+    "You are away from {start} to {end} (absence {number} of the {most} game {game_id} allows). The "
+    "game waits for you: a deadline for your orders that falls in your absence moves on to a whole "
+    "turn after you are back. The deadline now: {deadline}. ABSENT OFF (with your CODE) calls the "
+    "absence off."
+)
+ABSENT_PLAY = (
+    "You are away from {start} to {end} (absence {number} of the {most} game {game_id} allows). The "
+    "game plays on: a turn of yours due meanwhile is waived (your ships hold, nothing is built, "
+    "income still comes, standing orders apply) and is not counted as missed; orders you send "
+    "meanwhile still count. ABSENT OFF (with your CODE) calls the absence off."
+)
+ABSENT_NOTHING = "You have no absence in game {game_id} to call off: nothing was changed."
+ABSENT_OFF = "Your absence in game {game_id} is called off: you play as usual. The deadline now: {deadline}."
+
+
+# --- TIMEZONE ---
+
+
+def _timezone(mail: Inbound, args: tuple[str, ...], game: GameRecord, player: PlayerRecord) -> InboundOutcome:
+    """TIMEZONE: the zone the deadlines in the player's mail are shown in."""
+    written = " ".join(args)
+    zone = read_zone(written) if written else None
+    if zone is None:
+        suggestions = zone_suggestions(written, mail.now) if written else []
+        guess = f" Did you mean {' or '.join(suggestions)}?" if suggestions else ""
+        paragraph = TIMEZONE_UNKNOWN.format(written=written, zone=player.timezone) + guess
+        return _refused(mail, "TIMEZONE", game, player, Refusal(paragraph, "unknown zone"))
+    changed = _changed(mail, player, timezone=zone)
+    paragraph = TIMEZONE_SET.format(game_id=game.game_id, zone=zone, deadline=_deadline(game, changed))
+    return _answered(
+        mail, "TIMEZONE", game, player, f"Your time zone is {zone}", paragraph, ZONE_SET.format(zone=zone)
+    )
+
+
+TIMEZONE_UNKNOWN = (
+    'TIMEZONE needs a time zone, and "{written}" is none I know: write its name as in '
+    "Europe/Paris or America/New_York, UTC, or a whole-hour offset from UTC such as +01:00. Your "
+    "time zone is still {zone}."
+)
+TIMEZONE_SET = (
+    "Your time zone in game {game_id} is now {zone}: every deadline in your mail is shown in it. "
+    "The next deadline: {deadline}."
+)

@@ -1,9 +1,14 @@
-"""Deadlines as players read them: in their own time zone, the way a person writes a date."""
+"""Deadlines as players read them: in their own time zone, the way a person writes a date, and
+as a calendar file attached to the mail that states them."""
 
 from __future__ import annotations
 
 from datetime import datetime
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from functions.mail.compose import Attachment
+from functions.mail.ics import deadline_ics
+from functions.store.records import GameRecord, PlayerRecord
 
 
 def deadline_text(moment: datetime | None, timezone: str = "UTC") -> str | None:
@@ -17,3 +22,11 @@ def deadline_text(moment: datetime | None, timezone: str = "UTC") -> str | None:
         zone = ZoneInfo("UTC")
     local = moment.astimezone(zone)
     return f"{local:%a} {local.day} {local:%b %Y, %H:%M} {local.tzname()}"
+
+
+def deadline_attachments(game: GameRecord, player: PlayerRecord) -> tuple[Attachment, ...]:
+    """What a mail stating the game's turn deadline carries for ``player``: the deadline as a
+    calendar file (functions/mail/ics.py), or nothing while the game has no deadline."""
+    if game.deadline is None or game.status not in ("running", "paused"):
+        return ()
+    return (deadline_ics(game, player),)

@@ -17,6 +17,8 @@ Orders are accepted only when all of these hold, checked in this order:
    address, and nothing is read;
 6. the orders carry the player's secret code (``CODE``): else the player is told at the
    registered address, never at the sender.
+7. the player holds a seat (``PlayerRecord.role`` "player"): a standby or removed player is
+   told why nothing was read.
 
 Then the game reads the orders (``engine.games.MAIL_GAMES``), every accepted scope is stored as a
 new submission version, and the acknowledgement goes back to the registered address, in reply to
@@ -73,6 +75,7 @@ WHICH_PLAYER = "{address} plays several sides of game {game_id}: no PLAYER line 
 NO_CODE = "no secret code"
 WRONG_CODE = "wrong secret code"
 NOT_STARTED = "game {game_id} has not started"
+NO_SEAT = "{player_id} holds no seat ({role})"
 NOT_HOSTED = "game {game_id} is a {game}, which this host does not play by mail"
 TOO_BIG = "mail too big: {size} bytes (limit {limit}): not read"
 
@@ -102,6 +105,10 @@ class InboundStore(Protocol):
     def players_by_address(self, address: str) -> list[PlayerRecord]: ...
 
     def add_player(self, player: PlayerRecord) -> bool: ...
+
+    def update_player(self, player: PlayerRecord) -> None: ...
+
+    def update_game(self, game: GameRecord, expected_version: int) -> bool: ...
 
     def state(self, game_id: str, version: int | None = None) -> tuple[GameRecord, str]: ...
 
@@ -354,6 +361,11 @@ def read_orders(mail: Inbound, body: str | None = None) -> InboundOutcome:
         paragraphs = [NOTICE_CODE.format(game_id=game.game_id, what=refused)]
         mail.notice(player.address, "Your orders were not accepted", paragraphs, game=game, player=player)
         return mail.rejected(refused, game, player)
+    if player.role != "player":
+        notice = NOTICE_STANDBY if player.role == "standby" else NOTICE_REMOVED
+        paragraphs = [notice.format(game_id=game.game_id, player_id=player.player_id)]
+        mail.notice(player.address, "Your orders were not accepted", paragraphs, game=game, player=player)
+        return mail.rejected(NO_SEAT.format(player_id=player.player_id, role=player.role), game, player)
     if game.status == "open":
         paragraphs = [NOTICE_NOT_STARTED.format(game_id=game.game_id)]
         mail.notice(player.address, "The game has not started", paragraphs, game=game, player=player)
@@ -382,8 +394,11 @@ def _sender_in_game(mail: Inbound, header: Header) -> tuple[GameRecord, str, Pla
 
 
 def _players_at(mail: Inbound, game_id: str, written: str | None) -> list[PlayerRecord]:
-    """The sender's players in the game; ``written`` (a PLAYER line) picks one of several."""
-    mine = [p for p in mail.store.players_by_address(mail.address or "") if p.game_id == game_id]
+    """The sender's players in the game; ``written`` (a PLAYER line) picks one of several. A
+    removed record counts only when the address has no other (a standby given a seat keeps
+    its removed standby record beside the seat)."""
+    found = [p for p in mail.store.players_by_address(mail.address or "") if p.game_id == game_id]
+    mine = [p for p in found if p.role != "removed"] or found
     if written is not None and len(mine) > 1:
         mine = [p for p in mine if written.lower() in {p.player_id.lower(), p.name.lower()}]
     return mine
@@ -524,8 +539,20 @@ def render_host(name: str, context: Mapping[str, object]) -> tuple[str, str]:
     )
 
 
-def render_notice(title: str, paragraphs: Sequence[str], block: str | None = None) -> tuple[str, str]:
-    """(plain text, HTML) of a short host message: paragraphs, and a preformatted block."""
+def render_notice(
+    title: str,
+    paragraphs: Sequence[str],
+    block: str | None = None,
+    gm_of: str | None = None,
+    gm_address: str = "",
+) -> tuple[str, str]:
+    """(plain text, HTML) of a short host message: paragraphs, and a preformatted block. With
+    ``gm_of`` (a game id) it is the GM's message to a player of that game, marked as such."""
+    footer = FOOTER_HOST
+    if gm_of is not None:
+        footer = FOOTER_GM.format(game_id=gm_of) + (
+            FOOTER_GM_ADDRESS.format(address=gm_address) if gm_address else ""
+        )
     return render_host(
         "notice",
         {
@@ -534,8 +561,16 @@ def render_notice(title: str, paragraphs: Sequence[str], block: str | None = Non
             "paragraphs": paragraphs,
             "wrapped": [wrap(p) for p in paragraphs],
             "block": block,
+            "gm_of": gm_of,
+            "footer": footer,
+            "footer_wrapped": wrap(footer),
         },
     )
+
+
+FOOTER_HOST = "WarpMail. Send HELP for the commands."
+FOOTER_GM = "Sent by the GM of game {game_id} through WarpMail."
+FOOTER_GM_ADDRESS = " To answer the GM, write to {address}."
 
 
 def wrap(paragraph: str) -> str:
@@ -573,6 +608,15 @@ NOTICE_CODE = (
 NOTICE_TOO_BIG = (
     "Your mail was {size} MB: mail to this host is read up to {limit} MB, so it was not read and "
     "nothing was submitted. Orders are plain text: send them again without attachments."
+)
+NOTICE_STANDBY = (
+    "You are standby player {player_id} of game {game_id}: you hold no seat, so your orders were not "
+    "read and nothing was submitted. When the GM gives you a seat you get a welcome mail with your "
+    "new secret code and your orders sheet."
+)
+NOTICE_REMOVED = (
+    "You no longer play in game {game_id}, so your orders were not read and nothing was submitted. "
+    "If you think this is a mistake, please write to the GM."
 )
 NOTICE_NOT_STARTED = (
     "Game {game_id} is still open for sign-up and has not started: no orders are taken yet. You "

@@ -15,7 +15,7 @@ from typing import Literal, Protocol
 from pydantic import BaseModel, ConfigDict
 
 from engine.core.mailgame import ScopedOrders
-from functions.host.deadlines import deadline_text
+from functions.host.deadlines import deadline_attachments, deadline_text
 from functions.mail.compose import Attachment, MailKind, OutgoingMail
 from functions.store.records import GameRecord, PlayerRecord
 
@@ -106,14 +106,25 @@ class GameHost(Protocol):
         """The players' first results of a new game: where they stand, and their first sheet."""
         ...
 
+    def rules_summary(self) -> str:
+        """The game in a dozen lines of plain text (at most 78 columns), for the welcome mail."""
+        ...
+
+    def new_state(self, options_json: str, players: Sequence[PlayerRecord], seed: int) -> str:
+        """A new game's state from its options (``GameSetup.options_json``) and its seated
+        players, in seat order (their ``game_id`` names the game). ValueError says what is
+        wrong with the options, in the GM's words."""
+        ...
+
 
 def results_mail(game: GameRecord, player: PlayerRecord, rendered: Rendered) -> OutgoingMail:
+    """The player's results as a mail, with the game's turn deadline as a calendar file."""
     return OutgoingMail(
         to=player.address,
         subject=rendered.subject,
         text=rendered.text,
         html=rendered.html,
-        attachments=rendered.files,
+        attachments=rendered.files + deadline_attachments(game, player),
         game_id=game.game_id,
         player_id=player.player_id,
         kind=rendered.kind,

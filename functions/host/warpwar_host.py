@@ -12,29 +12,69 @@ deadline from standing orders. In the "standing" combat mode every round is foug
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
 
 from engine.core.mailgame import CombatScope, ScopedOrders, combat_parts, combat_scope, turn_scope
 from engine.games import WARPWAR
 from engine.warpwar import robot
+from engine.warpwar.classic_map import classic_map
 from engine.warpwar.events import AnyEvent
 from engine.warpwar.lang.check import where
 from engine.warpwar.lang.printer import order_text
 from engine.warpwar.lang.sheet import combat_sheet, orders_sheet
 from engine.warpwar.mailgame import WarpWarMail, fought_in
+from engine.warpwar.mapgen import MapSpec, generate_map
 from engine.warpwar.orders import OrderResult, RoundOrders, TurnOrders
 from engine.warpwar.picture import map_picture
 from engine.warpwar.report import build_report
-from engine.warpwar.state import GameState, Stage
-from engine.warpwar.turn import Outcome
+from engine.warpwar.state import GameConfig, GameState, MapKnowledge, PlayerSpec, Scenario, Stage, Visibility
+from engine.warpwar.turn import Outcome, new_game
 from engine.warpwar.views import PlayerView, player_view
 from functions.host.results import CombatMode, Deadlines, Pending, Played, Rendered, TurnMode, Wanted
 from functions.mail.compose import Attachment
 from functions.render.report import MAP_CONTENT_ID, render_report
+from functions.store.records import PlayerRecord
 
 GAME_NAME = "WarpWar"
+RULES_SUMMARY = """\
+WarpWar is "a two- or multi-player game of tactical space combat": players
+"build their own unique ships, move them between stars, and resolve combat
+without dice". "The object of the game is to eliminate the opponent."
+- "Play alternates between players in turns." In your player-turn you Build
+  (Build Points, BP, come from the stars you own; ships are built, scrapped,
+  repaired and resupplied at your Bases), then Move; combat follows.
+- Movement: "the PD of a Warpship divided by 2 and rounded up gives its
+  movement allowance in hexes". Warpships jump along warplines from the star
+  at either end; Systemships move only when a Warpship carries them.
+- "Combat MUST occur when ships of opposing sides occupy the same star hex at
+  the end of a player's movement." Each round every ship is given a tactic
+  (Attack, Dodge or Retreat), a target and its power for Drive, Beams,
+  Screens, ECM and Tubes; the Combat Results Table decides each shot.
+- Basic scenario: 40 BP to start and 8 each turn, one Base each; "The first
+  player to destroy the opponent's Base is the winner." The Advanced scenario
+  adds three Bases each, income from the stars you own, Holds, Repair Bays and
+  technology."""
+"""What a new player reads first (the welcome mail), in the rules' own words where quoted."""
 ROUND_LIMIT = 500
 """Rounds fought from standing orders in one step before giving up: combat ends long before
 (rules VII: a retreat, a side destroyed, or rounds without damage past Screens)."""
+
+
+class WarpWarOptions(BaseModel):
+    """A WarpWar game's own options (``GameSetup.options_json``): the scenario, who sees what,
+    the map (the classic one, or one generated from a ``MapSpec`` with ``map_seed``, the game's
+    seed when None) and the game-turn limit."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    scenario: Scenario = Scenario.BASIC
+    visibility: Visibility = Visibility.OPEN
+    map_knowledge: MapKnowledge = MapKnowledge.FULL
+    map: Literal["classic"] | MapSpec = "classic"
+    map_seed: int | None = None
+    turn_limit: int | None = Field(None, ge=1)
 
 
 class WarpWarHost:
@@ -77,6 +117,27 @@ class WarpWarHost:
     def opening(self, state_json: str) -> Played:
         state = GameState.model_validate_json(state_json)
         return _played(Outcome(state=state, events=[], results=[]), state.active_player.id)
+
+    def rules_summary(self) -> str:
+        return RULES_SUMMARY
+
+    def new_state(self, options_json: str, players: Sequence[PlayerRecord], seed: int) -> str:
+        options = WarpWarOptions.model_validate_json(options_json)
+        if not players:
+            raise ValueError("a game needs its players")
+        if options.map != "classic" and options.map.players != len(players):
+            raise ValueError(f"the map was made for {options.map.players} players, not {len(players)}")
+        config = GameConfig(
+            game_id=players[0].game_id,
+            scenario=options.scenario,
+            visibility=options.visibility,
+            map_knowledge=options.map_knowledge,
+            players=tuple(PlayerSpec(id=p.player_id, name=p.name) for p in players),
+            turn_limit=options.turn_limit,
+        )
+        map_seed = seed if options.map_seed is None else options.map_seed
+        star_map = classic_map() if options.map == "classic" else generate_map(options.map, map_seed)
+        return new_game(config, star_map, seed).state.model_dump_json()
 
 
 def pending(state: GameState, turn_mode: TurnMode, combat_mode: CombatMode) -> Pending | None:

@@ -151,11 +151,6 @@ def in_process_lambdas() -> Iterator[None]:
             LambdaFunction.docker_client = original_docker  # type: ignore[method-assign]
 
 
-def placeholder(key: str) -> str:
-    """The ASL file's placeholder for a function: ``find_due`` -> ``FindDueFunctionArn``."""
-    return "".join(part.capitalize() for part in key.split("_")) + "FunctionArn"
-
-
 def substitute(definition: str, values: Mapping[str, str]) -> str:
     """``${Name}`` placeholders replaced (as CDK's ``definition_substitutions`` does); an unknown
     placeholder is an error naming it, not a state machine that fails later."""
@@ -179,14 +174,15 @@ class LocalAws:
     resources: Resources
     function_arns: dict[str, str] = field(default_factory=dict)
     state_machine_arn: str = ""
+    wired: bool = False
     _mock: Any = None
     _lambdas: Any = None
     _saved_environment: dict[str, str | None] = field(default_factory=dict)
+    _clients: dict[str, Any] = field(default_factory=dict)
 
     def start(self, restore: Callable[[], None] | None = None) -> None:
-        """Start moto, provision the storage, run ``restore`` (a snapshot put back before any
-        notification is wired, so restored mail is not processed again), then wire the functions,
-        the inbound notification and the state machine."""
+        """Start moto, provision the storage and run ``restore`` (a snapshot put back before
+        :meth:`wire` makes the inbound notification, so restored mail is not processed again)."""
         environment = local_environment(self.resources.region)
         self._saved_environment = {name: os.environ.get(name) for name in environment}
         os.environ.update(environment)
@@ -199,9 +195,19 @@ class LocalAws:
         self._verify_sender()
         if restore is not None:
             restore()
+
+    def wire(self) -> None:
+        """Create the functions, the inbound notification and the state machine, once.
+
+        Apart from :meth:`start` because it costs seconds (moto imports its Lambda and Step
+        Functions backends on their first call), which a process using only the store and SES
+        need not pay."""
+        if self.wired:
+            return
         self._create_functions()
         self._notify_inbound()
         self._create_state_machine()
+        self.wired = True
 
     def stop(self) -> None:
         if self._mock is None:
@@ -209,6 +215,10 @@ class LocalAws:
         self._lambdas.__exit__(None, None, None)
         self._mock.stop()
         self._mock = None
+        self._clients.clear()
+        self.function_arns.clear()
+        self.state_machine_arn = ""
+        self.wired = False
         for name, value in self._saved_environment.items():
             if value is None:
                 os.environ.pop(name, None)
@@ -216,7 +226,10 @@ class LocalAws:
                 os.environ[name] = value
 
     def client(self, service: str) -> Any:
-        return boto3.client(service, region_name=self.resources.region)
+        """One boto3 client per service while moto runs: making one costs about 0.2 s."""
+        if service not in self._clients:
+            self._clients[service] = boto3.client(service, region_name=self.resources.region)
+        return self._clients[service]
 
     def _role(self, service: str) -> str:
         policy = json.dumps(_TRUST).replace("{service}", service)
@@ -274,13 +287,7 @@ class LocalAws:
         )
 
     def substitutions(self) -> dict[str, str]:
-        values = {placeholder(key): arn for key, arn in self.function_arns.items()}
-        values |= {
-            "TableName": self.resources.table,
-            "MailBucket": self.resources.mail_bucket,
-            "StateBucket": self.resources.state_bucket,
-        }
-        return values
+        return self.resources.state_machine_substitutions(self.function_arns)
 
     def _create_state_machine(self) -> None:
         path = self.resources.state_machine_file

@@ -1,9 +1,10 @@
 """``warpmail local``: the pipeline on this machine.
 
-``serve`` runs the local host until Ctrl-C: an SMTP port on 127.0.0.1, the ``inbox/`` folder
-watched for ``.eml`` files, and the turn workflow ticking; every mail sent lands in ``outbox/``,
-and the games are saved to ``state/`` on the way out (and after every tick). ``run-demo`` plays
-the demo game (functions/local/demo.py) to its end and leaves the outbox to read.
+``serve`` runs the local host until Ctrl-C or SIGTERM (``kill``, systemd, docker stop): an SMTP
+port on 127.0.0.1, the ``inbox/`` folder watched for ``.eml`` files, and the turn workflow
+ticking; every mail sent lands in ``outbox/``, and the games are saved to ``state/`` on the way
+out (and after every tick). ``run-demo`` plays the demo game (functions/local/demo.py) to its end
+and leaves the outbox to read.
 """
 
 from __future__ import annotations
@@ -11,14 +12,16 @@ from __future__ import annotations
 import argparse
 import logging
 import os
+import signal
 import sys
-import threading
 from collections.abc import Sequence
 from pathlib import Path
 
 from functions.local.clock import Ticker
 from functions.local.demo import run_demo
 from functions.local.host import LocalHost
+
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
 
 def _quiet() -> None:
@@ -29,22 +32,28 @@ def _quiet() -> None:
 
 
 def serve(root: Path, port: int, tick_seconds: float, watch_seconds: float) -> int:
-    host = LocalHost(root, smtp_port=port, watch_seconds=watch_seconds)
-    host.start()
-    ticker = Ticker(lambda: (host.tick(), host.save()), tick_seconds)
-    ticker.start()
-    say = sys.stderr.write
-    say(f"WarpMail local host in {root}/ (restored: {host.restored.items or 'nothing'})\n")
-    say(f"  SMTP on 127.0.0.1:{port} for *@{host.resources.mail_domain}\n")
-    say(f"  drop .eml files into {host.inbox}/, read replies in {host.outbox_folder}/\n")
-    say(f"  the turn workflow runs every {tick_seconds:g} s; Ctrl-C stops and saves\n")
+    # The stop signals are blocked in this thread, and so in every thread the host starts, and
+    # waited for here: a signal during start-up still stops the host cleanly once it is up, and a
+    # second one cannot cut the save short.
+    signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
     try:
-        threading.Event().wait()
-    except KeyboardInterrupt:
-        say("stopping, saving state...\n")
+        host = LocalHost(root, smtp_port=port, watch_seconds=watch_seconds)
+        host.start()
+        ticker = Ticker(lambda: (host.tick(), host.save()), tick_seconds)
+        ticker.start()
+        say = sys.stderr.write
+        say(f"WarpMail local host in {root}/ (restored: {host.restored.items or 'nothing'})\n")
+        say(f"  SMTP on 127.0.0.1:{port} for *@{host.resources.mail_domain}\n")
+        say(f"  drop .eml files into {host.inbox}/, read replies in {host.outbox_folder}/\n")
+        say(f"  the turn workflow runs every {tick_seconds:g} s; Ctrl-C or SIGTERM stops and saves\n")
+        try:
+            received = signal.sigwait(STOP_SIGNALS)
+            say(f"{signal.Signals(received).name}: stopping, saving state...\n")
+        finally:
+            ticker.stop()
+            host.stop()
     finally:
-        ticker.stop()
-        host.stop()
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
     return 0
 
 
@@ -52,7 +61,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="warpmail local", description=__doc__)
     parser.add_argument("--root", type=Path, default=Path("out/local"), help="folder (default out/local)")
     commands = parser.add_subparsers(dest="command", required=True)
-    served = commands.add_parser("serve", help="SMTP port, inbox folder and schedule until Ctrl-C")
+    served = commands.add_parser("serve", help="SMTP port, inbox folder and schedule until Ctrl-C or SIGTERM")
     served.add_argument("--port", type=int, default=2525)
     served.add_argument("--tick", type=float, default=10.0, help="seconds between workflow runs")
     served.add_argument("--watch", type=float, default=1.0, help="seconds between inbox scans")

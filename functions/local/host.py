@@ -6,10 +6,17 @@ snapshot of the table and buckets that makes a restart keep the games).
 
 Deliveries, ticks and saves take one lock, so mail arriving by SMTP, by the drop folder and the
 schedule's executions never interleave in moto.
+
+A started host holds ``root/host.lock`` (an exclusive ``flock``, with its process id written in
+it) until it stops: the games live in the process that holds them, so a second host on the same
+folder (``warpmail local serve`` and the GM console, say) would fork them. It is refused
+(:class:`HostBusyError`); the lock goes with the process, so a crash leaves none behind.
 """
 
 from __future__ import annotations
 
+import fcntl
+import os
 import threading
 from collections.abc import Sequence
 from datetime import datetime
@@ -24,13 +31,55 @@ from functions.local.intake import DropFolder, SmtpIntake, store_raw_mail
 from functions.local.outbox import OutboxEntry, SesCapture, outbox_listing
 from functions.resources import Resources, resources
 
+LOCK_FILE = "host.lock"
+
+
+class HostBusyError(RuntimeError):
+    """Another process holds the local host's folder."""
+
+
+class FolderLock:
+    """The exclusive hold of a local host's folder (see the module doc)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._file: Any = None
+
+    def acquire(self) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        file = self.path.open("a+", encoding="utf-8")
+        try:
+            fcntl.flock(file, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            file.seek(0)
+            holder = file.read().strip() or "?"
+            file.close()
+            raise HostBusyError(
+                f"the local host in {self.path.parent} is in use by process {holder} "
+                "(a running 'warpmail local serve'?): stop it, then try again"
+            ) from None
+        file.seek(0)
+        file.truncate()
+        file.write(f"{os.getpid()}\n")
+        file.flush()
+        self._file = file
+
+    def release(self) -> None:
+        if self._file is not None:
+            fcntl.flock(self._file, fcntl.LOCK_UN)
+            self._file.close()
+            self._file = None
+
 
 class LocalHost:
     """Start with :meth:`start` (or ``with LocalHost(root) as host:``), stop with :meth:`stop`.
 
     ``smtp_port``: serve SMTP on 127.0.0.1 at that port; ``watch_seconds``: scan ``inbox/`` that
     often; ``tick_seconds``: run the workflow that often. Each is off when None; :meth:`deliver`,
-    :meth:`scan_inbox` and :meth:`tick` do the same on demand.
+    :meth:`scan_inbox` and :meth:`tick` do the same on demand. ``on_demand``: make the functions,
+    the inbound notification and the state machine at the first delivery or tick, not at start:
+    they cost seconds that a process only reading and writing the games (a GM console command)
+    need not pay.
     """
 
     def __init__(
@@ -40,6 +89,7 @@ class LocalHost:
         smtp_port: int | None = None,
         watch_seconds: float | None = None,
         tick_seconds: float | None = None,
+        on_demand: bool = False,
     ) -> None:
         self.root = root
         self.resources = resources_ or resources("local")
@@ -50,7 +100,9 @@ class LocalHost:
         self.smtp_port = smtp_port
         self.watch_seconds = watch_seconds
         self.tick_seconds = tick_seconds
+        self.on_demand = on_demand
         self.restored = persist.Snapshot()
+        self.folder_lock = FolderLock(root / LOCK_FILE)
         self._lock = threading.RLock()
         self._capture: SesCapture | None = None
         self._clock: Clock | None = None
@@ -72,11 +124,20 @@ class LocalHost:
         return self._capture is not None
 
     def start(self) -> None:
+        """Raises HostBusyError when another process holds ``root`` (see the module doc)."""
+        self.folder_lock.acquire()
+        try:
+            self._start()
+        except BaseException:
+            self.folder_lock.release()
+            raise
+
+    def _start(self) -> None:
         self.outbox_folder.mkdir(parents=True, exist_ok=True)
         self.aws.start(restore=self._restore)
         self._capture = SesCapture(self.outbox_folder, ACCOUNT_ID, self.resources.region)
-        if self.aws.state_machine_arn:
-            self._clock = Clock(self.client("stepfunctions"), self.aws.state_machine_arn)
+        if not self.on_demand or self.tick_seconds is not None:
+            self._wire()
         if self.smtp_port is not None:
             self._smtp = SmtpIntake(self._deliver_raw, self.resources.mail_domain, self.smtp_port)
             self._smtp.start()
@@ -87,7 +148,8 @@ class LocalHost:
             self._ticker.start()
 
     def stop(self, save: bool = True) -> None:
-        """Stop taking mail and ticking, save the state (unless ``save`` is False), stop moto."""
+        """Stop taking mail and ticking, collect the mail sent into the outbox, save the state
+        (unless ``save`` is False), stop moto."""
         if not self.running:
             return
         if self._ticker is not None:
@@ -97,11 +159,13 @@ class LocalHost:
         if self._smtp is not None:
             self._smtp.stop()
             self._smtp = None
+        self.collect()
         if save:
             self.save()
         self.aws.stop()
         self._capture = None
         self._clock = None
+        self.folder_lock.release()
 
     def client(self, service: str) -> Any:
         """A boto3 client on the emulated AWS (valid while the host runs)."""
@@ -126,19 +190,19 @@ class LocalHost:
 
         ``now``: the time the workflow runs at (to pass a deadline without waiting for it); by
         default it reads the clock as in AWS. ``payload`` replaces the whole input."""
+        self._wire()
         if self._clock is None:
             raise RuntimeError(f"no state machine: is {self.resources.state_machine_file} there?")
         if payload is None and now is not None:
             payload = SCHEDULE_INPUT | {"now": now.isoformat()}
         with self._lock:
             result = self._clock.tick(payload)
-            self._collect()
+            self.collect()
         return result
 
     def outbox(self) -> list[OutboxEntry]:
         """Every mail sent so far (including any sent outside a delivery or a tick)."""
-        with self._lock:
-            self._collect()
+        self.collect()
         return outbox_listing(self.outbox_folder)
 
     def save(self) -> persist.Snapshot:
@@ -150,6 +214,7 @@ class LocalHost:
 
     def _deliver_raw(self, raw: bytes, envelope_from: str | None, recipients: Sequence[str]) -> str:
         with self._lock:
+            self._wire()
             key = store_raw_mail(
                 self.client("s3"),
                 self.resources.mail_bucket,
@@ -157,8 +222,16 @@ class LocalHost:
                 raw,
                 envelope_from,
             )
-            self._collect()
+            self.collect()
         return key
 
-    def _collect(self) -> list[str]:
-        return [] if self._capture is None else self._capture.collect()
+    def _wire(self) -> None:
+        with self._lock:
+            self.aws.wire()
+            if self._clock is None and self.aws.state_machine_arn:
+                self._clock = Clock(self.client("stepfunctions"), self.aws.state_machine_arn)
+
+    def collect(self) -> list[str]:
+        """Write the mail sent since the last collect into the outbox; their outbox ids."""
+        with self._lock:
+            return [] if self._capture is None else self._capture.collect()

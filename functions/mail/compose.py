@@ -114,9 +114,7 @@ def compose(mail: OutgoingMail, sender: str, domain: str, now: datetime | None =
     message["Date"] = format_datetime(at)
     message["Message-ID"] = f"<{mail.kind}.{uuid.uuid4().hex}@{domain}>"
     _thread_headers(message, mail, domain, at)
-    # RFC 3834: an acknowledgement answers the player's mail; everything else is generated.
-    # Relayed player messages too, so that vacation responders stay silent.
-    message["Auto-Submitted"] = "auto-replied" if mail.kind == "ack" else "auto-generated"
+    message["Auto-Submitted"] = auto_submitted(mail)
     # Exchange and Outlook: no out-of-office or other automatic answers to this mail.
     message["X-Auto-Response-Suppress"] = "All"
     # No "Precedence: bulk": it is non-standard (RFC 3834 prefers Auto-Submitted, which every
@@ -127,6 +125,17 @@ def compose(mail: OutgoingMail, sender: str, domain: str, now: datetime | None =
     message[KIND_HEADER] = mail.kind
     _body(message, mail)
     return message
+
+
+def auto_submitted(mail: OutgoingMail) -> str:
+    """RFC 3834 section 5: "auto-replied" for a mail that answers one (acknowledgements, command
+    answers, refusals: each is sent ``in_reply_to`` the mail it answers), "auto-generated" for
+    mail the host sends on its own (results, combat mails, reminders, the GM's notices).
+
+    A relayed MESSAGE is "auto-generated": its recipient sent nothing it could answer, the host
+    composed it from the game's address, and a vacation responder must not answer it to the
+    whole game (RFC 3834 section 2: no automatic response to auto-submitted mail)."""
+    return "auto-replied" if mail.in_reply_to is not None else "auto-generated"
 
 
 # --- Addresses ---

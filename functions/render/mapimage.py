@@ -1,26 +1,25 @@
-"""Draw a ``Picture`` (engine/core/picture.py) as a PNG (Pillow) and as a zoomable SVG.
+"""Draw a ``Picture`` (engine/core/picture.py) as a zoomable SVG, and as a PNG rendered from it.
 
-Both images come from one list of pixel-space shapes, so they always show the same thing. The
-PNG is ``WIDTH`` pixels wide (a phone shows it at full width and lets the reader zoom); the
-SVG has the same ``viewBox`` and scales to its container. Fonts are Pillow's built-in
-FreeType face (``ImageFont.load_default(size=...)``): no font file to ship, each size loaded
-once per process.
+The map is drawn once, as SVG; the PNG is that SVG rendered by resvg, so the two always show
+the same thing. The PNG is ``WIDTH`` pixels wide (a phone shows it at full width and lets the
+reader zoom); the SVG has the same ``viewBox`` and scales to its container. Text is set in the
+bundled DejaVu Sans (functions/render/fonts): the layout measures it with that font's widths,
+and resvg loads that font and no system font, so the PNG is the same bytes on every machine.
 """
 
 from __future__ import annotations
 
-import io
 import math
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import cache
 from html import escape
 from typing import Literal
 
-from PIL import Image, ImageDraw, ImageFont
+import resvg_py
 
 from engine.core.picture import Arrow, LegendEntry, Marker, Picture, Point
+from functions.render import fonts
 
 WIDTH = 800
 MARGIN = 14
@@ -34,8 +33,11 @@ SUBTITLE_SIZE = 14
 LEGEND_SIZE = 14
 LEGEND_SWATCH = 16
 HALO = "#ffffff"
-PALETTE_COLOURS = 64
-PNG_COMPRESSION = 3
+PLATE_PAD = 1.5
+"""Pixels of a label's plate beyond its first and last glyphs."""
+PLATE_ASCENT, PLATE_DESCENT = 0.78, 0.26
+"""How far a label's plate reaches above and below the baseline, in font sizes (DejaVu's
+capitals and digits reach 0.73 above it, descenders 0.24 below)."""
 
 Anchor = Literal["top", "bottom", "left", "right", "middle", "topleft"]
 
@@ -74,7 +76,7 @@ class Text:
 
 @dataclass(frozen=True)
 class Hexes:
-    """Many same-sized hex cells with one fill (one SVG path, one loop in Pillow)."""
+    """Many same-sized hex cells with one fill (one SVG path)."""
 
     centres: tuple[Point, ...]
     radius: float
@@ -241,11 +243,10 @@ def _label(marker: Marker, frame: Frame, colour: str) -> Text | None:
 def _legend(entries: Sequence[LegendEntry], width: int, top: float, colour: str) -> tuple[list[Shape], float]:
     """Legend keys flowed left to right, wrapping at the image's width."""
     shapes: list[Shape] = []
-    font = _font(LEGEND_SIZE)
     x, y = float(MARGIN), top
     line_height = LEGEND_SWATCH + 8
     for entry in entries:
-        item_width = LEGEND_SWATCH + 6 + font.getlength(entry.label) + 18
+        item_width = LEGEND_SWATCH + 6 + fonts.text_width(entry.label, LEGEND_SIZE) + 18
         if x + item_width > width - MARGIN and x > MARGIN:
             x, y = float(MARGIN), y + line_height
         shapes += _swatch(entry, x, y)
@@ -277,106 +278,14 @@ def _swatch(entry: LegendEntry, x: float, y: float) -> list[Shape]:
     return [Poly(_shape_points(entry.symbol, cx, cy, r), fill, outline, 2 if entry.hollow else 1)]
 
 
-# --- PNG ------------------------------------------------------------------------------------------
-
-
-@cache
-def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    return ImageFont.load_default(size=size)
-
-
-_PIL_ANCHOR: dict[Anchor, str] = {
-    "top": "ma",
-    "bottom": "md",
-    "left": "lm",
-    "right": "rm",
-    "middle": "mm",
-    "topleft": "la",
-}
-
-
-def _hex_corners(x: float, y: float, r: float) -> list[Point]:
-    h = r * 0.8660254037844386
-    return [
-        (x + r, y),
-        (x + r / 2, y + h),
-        (x - r / 2, y + h),
-        (x - r, y),
-        (x - r / 2, y - h),
-        (x + r / 2, y - h),
-    ]
-
-
-def to_png(picture: Picture, width: int = WIDTH) -> bytes:
-    """The picture as PNG bytes, ``width`` pixels wide."""
-    return png_bytes(canvas(picture, width))
-
-
-def png_bytes(drawn: Canvas) -> bytes:
-    image = Image.new("RGB", (drawn.width, drawn.height), drawn.background)
-    draw = ImageDraw.Draw(image)
-    for shape in drawn.shapes:
-        _draw(draw, shape)
-    out = io.BytesIO()
-    # A map has few colours: as a palette image the PNG is a third of the size and compresses
-    # in a fraction of the time (the quantising costs less than the saving it brings).
-    image.quantize(colors=PALETTE_COLOURS, method=Image.Quantize.FASTOCTREE).save(
-        out, format="PNG", compress_level=PNG_COMPRESSION
-    )
-    return out.getvalue()
-
-
-def _draw(draw: ImageDraw.ImageDraw, shape: Shape) -> None:
-    if isinstance(shape, Hexes):
-        for x, y in shape.centres:
-            draw.polygon(_hex_corners(x, y, shape.radius), fill=shape.fill, outline=shape.outline)
-    elif isinstance(shape, Poly):
-        points = list(shape.points)
-        if shape.closed:
-            draw.polygon(points, fill=shape.fill, outline=shape.outline, width=shape.width)
-        else:
-            draw.line(points, fill=shape.outline, width=shape.width, joint="curve")
-    elif isinstance(shape, Circle):
-        box = (shape.x - shape.r, shape.y - shape.r, shape.x + shape.r, shape.y + shape.r)
-        draw.ellipse(box, fill=shape.fill, outline=shape.outline, width=shape.width)
-    else:
-        _draw_text(draw, shape)
-
-
-def _draw_text(draw: ImageDraw.ImageDraw, text: Text) -> None:
-    font = _font(text.size)
-    anchor = _PIL_ANCHOR[text.anchor]
-    if text.halo:
-        # A plate behind the label rather than a stroked outline: as legible over warplines,
-        # and FreeType stroking costs three times the text itself.
-        left, top, right, bottom = font.getbbox(text.text, anchor=anchor)
-        draw.rectangle(
-            (text.x + left - 2, text.y + top - 1, text.x + right + 1, text.y + bottom + 1), fill=HALO
-        )
-    draw.text(
-        (text.x, text.y),
-        text.text,
-        fill=text.colour,
-        font=font,
-        anchor=anchor,
-        # The built-in face has no bold: a stroke in the text's own colour thickens it.
-        stroke_width=1 if text.bold else 0,
-        stroke_fill=text.colour,
-    )
-
-
 # --- SVG ------------------------------------------------------------------------------------------
 
 
-def to_svg(picture: Picture, width: int = WIDTH) -> str:
-    """The picture as SVG text with a ``viewBox``: it scales to any width and zooms cleanly."""
-    return svg_text(canvas(picture, width))
-
-
 def svg_text(drawn: Canvas) -> str:
+    """The canvas as SVG text with a ``viewBox``: it scales to any width and zooms cleanly."""
     head = (
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {drawn.width} {drawn.height}" '
-        f'width="{drawn.width}" height="{drawn.height}" font-family="DejaVu Sans, Arial, sans-serif">'
+        f'width="{drawn.width}" height="{drawn.height}" font-family="{fonts.FAMILY}, Arial, sans-serif">'
     )
     body = [f'<rect width="100%" height="100%" fill="{_attr(drawn.background)}"/>']
     body += (_svg(shape) for shape in drawn.shapes)
@@ -406,13 +315,30 @@ _SVG_ANCHOR: dict[Anchor, tuple[str, float]] = {
 }
 
 
+def _hex_corners(x: float, y: float, r: float) -> list[Point]:
+    h = r * 0.8660254037844386
+    return [
+        (x + r, y),
+        (x + r / 2, y + h),
+        (x - r / 2, y + h),
+        (x - r, y),
+        (x - r / 2, y - h),
+        (x + r / 2, y - h),
+    ]
+
+
 def _svg(shape: Shape) -> str:
     if isinstance(shape, Hexes):
         path = "".join(
             "M" + "L".join(f"{_n(x)},{_n(y)}" for x, y in _hex_corners(cx, cy, shape.radius)) + "Z"
             for cx, cy in shape.centres
         )
-        return f'<path d="{path}" fill="{_attr(shape.fill)}" stroke="{_attr(shape.outline)}"/>'
+        # Crisp, not anti-aliased: a grid of hairlines in blended shades would be most of the
+        # PNG's bytes, and it reads as well.
+        return (
+            f'<path d="{path}" fill="{_attr(shape.fill)}" stroke="{_attr(shape.outline)}" '
+            'shape-rendering="crispEdges"/>'
+        )
     if isinstance(shape, Poly):
         fill = _attr(shape.fill) if shape.fill else "none"
         stroke = (
@@ -429,9 +355,40 @@ def _svg(shape: Shape) -> str:
         stroke = f' stroke="{_attr(shape.outline)}" stroke-width="{shape.width}"' if shape.outline else ""
         return f'<circle cx="{_n(shape.x)}" cy="{_n(shape.y)}" r="{_n(shape.r)}" fill="{fill}"{stroke}/>'
     anchor, offset = _SVG_ANCHOR[shape.anchor]
-    halo = ' stroke="#ffffff" stroke-width="3" paint-order="stroke"' if shape.halo else ""
+    baseline = shape.y + offset * shape.size
     weight = ' font-weight="bold"' if shape.bold else ""
+    text = (
+        f'<text x="{_n(shape.x)}" y="{_n(baseline)}" font-size="{shape.size}" '
+        f'text-anchor="{anchor}" fill="{_attr(shape.colour)}"{weight}>{escape(shape.text)}</text>'
+    )
+    return _plate(shape, anchor, baseline) + text if shape.halo else text
+
+
+def _plate(shape: Text, anchor: str, baseline: float) -> str:
+    """A white plate behind a label, so warplines and the grid do not cross its letters: it
+    reads as well as a stroked outline round the glyphs, which costs more to draw and encode."""
+    width = fonts.text_width(shape.text, shape.size, bold=shape.bold)
+    left = shape.x - width * _ANCHOR_SHARE[anchor] - PLATE_PAD
     return (
-        f'<text x="{_n(shape.x)}" y="{_n(shape.y + offset * shape.size)}" font-size="{shape.size}" '
-        f'text-anchor="{anchor}" fill="{_attr(shape.colour)}"{weight}{halo}>{escape(shape.text)}</text>'
+        f'<rect x="{_n(left)}" y="{_n(baseline - PLATE_ASCENT * shape.size)}" '
+        f'width="{_n(width + 2 * PLATE_PAD)}" height="{_n((PLATE_ASCENT + PLATE_DESCENT) * shape.size)}" '
+        f'fill="{HALO}" shape-rendering="crispEdges"/>'
+    )
+
+
+_ANCHOR_SHARE = {"start": 0.0, "middle": 0.5, "end": 1.0}
+"""How much of a text's width lies left of its x, by text-anchor."""
+
+
+# --- PNG ------------------------------------------------------------------------------------------
+
+
+def png_bytes(svg: str) -> bytes:
+    """The SVG rendered as a PNG of its own size, in the bundled fonts only."""
+    return resvg_py.svg_to_bytes(
+        svg_string=svg,
+        skip_system_fonts=True,
+        font_files=[str(path) for path in fonts.FILES],
+        font_family=fonts.FAMILY,
+        sans_serif_family=fonts.FAMILY,
     )

@@ -34,6 +34,7 @@ class RenderedReport:
 
 def render_report(report: Report, picture: Picture, templates: Path = TEMPLATES) -> RenderedReport:
     drawn = canvas(picture)
+    svg = svg_text(drawn)
     return RenderedReport(
         text=render("warpwar/report.txt", templates, report=report, row=row, wrap=wrap, width=TEXT_WIDTH),
         html=render(
@@ -44,8 +45,8 @@ def render_report(report: Report, picture: Picture, templates: Path = TEMPLATES)
             map_width=drawn.width,
             map_height=drawn.height,
         ),
-        png=png_bytes(drawn),
-        svg=svg_text(drawn),
+        png=png_bytes(svg),
+        svg=svg,
         json=report.model_dump_json(indent=2),
     )
 

@@ -2,11 +2,14 @@
 
 from functions.store.provision import provision, table_definition
 from functions.store.records import (
+    Absence,
     GameRecord,
+    GameSetup,
     KeptResults,
     MailLogEntry,
     NewSubmission,
     PlayerRecord,
+    Schedule,
     Submission,
     awaited,
     split_awaited,
@@ -15,13 +18,16 @@ from functions.store.store import INLINE_LIMIT, GameExistsError, GameNotFoundErr
 
 __all__ = [
     "INLINE_LIMIT",
+    "Absence",
     "GameExistsError",
     "GameNotFoundError",
     "GameRecord",
+    "GameSetup",
     "KeptResults",
     "MailLogEntry",
     "NewSubmission",
     "PlayerRecord",
+    "Schedule",
     "Store",
     "Submission",
     "awaited",

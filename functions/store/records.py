@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 from typing import Annotated, Literal
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import (
     AfterValidator,
@@ -58,7 +59,75 @@ Awaited = Annotated[str, AfterValidator(_check_awaited)]
 
 
 class Record(BaseModel):
-    model_config = ConfigDict(frozen=True)
+    # defer_build: a record's validator is built on its first use, not at import, and a function
+    # builds only those it uses (an idle find_due run, every 5 minutes, validates none).
+    model_config = ConfigDict(frozen=True, defer_build=True)
+
+
+def known_zone(timezone: str) -> str:
+    """``timezone`` if it is an IANA time zone name ("Europe/Berlin"), else ValueError."""
+    try:
+        ZoneInfo(timezone)
+    except (ZoneInfoNotFoundError, ValueError) as error:
+        raise ValueError(f"{timezone!r} is not an IANA time zone name (like Europe/Berlin or UTC)") from error
+    return timezone
+
+
+class Schedule(Record):
+    """When a game's deadlines fall, and what happens around them (issue 6; docs/gm.md).
+
+    A player-turn's (cycle mode: a game-turn's) deadline is the first ``deadline_time`` in
+    ``timezone`` on one of the ``weekdays`` at least ``min_hours`` after the period opens; with
+    no ``deadline_time`` it is ``GameRecord.turn_hours`` after it opens, moved on to an allowed
+    weekday. Orders still missing at the deadline are waited for ``grace_hours`` more. Reminders
+    go ``reminders`` hours before the deadline to the players whose orders are not in.
+    """
+
+    deadline_time: str | None = Field(None, pattern=r"^([01]\d|2[0-3]):[0-5]\d$")
+    timezone: str = "UTC"
+    weekdays: tuple[int, ...] = (1, 2, 3, 4, 5, 6, 7)
+    """ISO weekday numbers (Monday 1 ... Sunday 7) a deadline may fall on."""
+    min_hours: float = Field(0, ge=0)
+    grace_hours: float = Field(0, ge=0)
+    reminders: tuple[float, ...] = (24.0, 2.0)
+    missed_limit: int = Field(3, ge=1)
+    """Missed turns in a row after which the GM is alerted (and ``missed_action`` taken)."""
+    missed_action: Literal["alert", "standby", "robot"] = "alert"
+    absence_days: int = Field(14, ge=0)
+    """Longest absence a player may declare (0: none allowed)."""
+    absence_count: int = Field(2, ge=0)
+    """Absences a player may declare in one game."""
+    absence_policy: Literal["wait", "play"] = "play"
+    """While a player is absent the game waits (deadlines move past the absence) or plays on,
+    the absent player's turns waived without counting as missed."""
+
+    @field_validator("timezone")
+    @classmethod
+    def _known_zone(cls, timezone: str) -> str:
+        return known_zone(timezone)
+
+    @field_validator("weekdays")
+    @classmethod
+    def _iso_weekdays(cls, weekdays: tuple[int, ...]) -> tuple[int, ...]:
+        if not weekdays or not all(1 <= day <= 7 for day in weekdays):
+            raise ValueError(f"weekdays are ISO numbers, Monday 1 to Sunday 7, at least one: not {weekdays}")
+        return tuple(sorted(set(weekdays)))
+
+    @field_validator("reminders")
+    @classmethod
+    def _hours_before(cls, reminders: tuple[float, ...]) -> tuple[float, ...]:
+        if not all(hours > 0 for hours in reminders):
+            raise ValueError(f"reminders are hours before the deadline, each more than 0: not {reminders}")
+        return tuple(sorted(set(reminders), reverse=True))
+
+
+class GameSetup(Record):
+    """How a game is made when it starts: the game's own options (JSON, checked by the game's
+    host), the seed of its randomness, and the number of seats."""
+
+    options_json: str = "{}"
+    seed: int = 1
+    seats: int = Field(2, ge=2, le=8)
 
 
 class GameRecord(Record):
@@ -76,7 +145,7 @@ class GameRecord(Record):
     game_id: Ident
     game: str = "warpwar"
     title: str
-    status: Literal["open", "running", "paused", "over"]
+    status: Literal["setup", "open", "running", "paused", "over"]
     turn_mode: Literal["sequential", "cycle"] = "sequential"
     combat_mode: Literal["mail", "standing"] = "mail"
     version: int = 0
@@ -89,6 +158,23 @@ class GameRecord(Record):
     round_hours: float = Field(2, gt=0)
     failures: int = 0
     parked: str | None = None
+    setup: GameSetup = GameSetup()
+    schedule: Schedule = Schedule()
+    gm_address: str = ""
+    """Where the host alerts the GM (missed turns, a parked game); "" : the host's own sender."""
+    committed_at: UtcDatetime | None = None
+    """When this version was written (the ``now`` of the step, or of the GM's change)."""
+    opened_at: UtcDatetime | None = None
+    """When the current deadline period opened (its reminders are counted from there)."""
+    reminded_at: UtcDatetime | None = None
+    """Reminder times up to this one have been handled for the current deadline."""
+    missed: dict[str, int] = {}
+    """Player -> player-turns missed in a row (no orders by the deadline)."""
+    bulletin: str = ""
+    """The GM's bulletin, printed first in every player's next results, then cleared."""
+    pause_reason: str = ""
+    paused_at: UtcDatetime | None = None
+    """When the game was paused (its deadlines move on by the paused time when it resumes)."""
 
     def awaited_scopes(self) -> dict[str, frozenset[str]]:
         """scope -> the players whose orders for it are awaited."""
@@ -119,6 +205,14 @@ class GameRecord(Record):
         return self.early or scope.startswith("combat:")
 
 
+class Absence(Record):
+    """A player's declared absence (ABSENT by mail), from ``start`` to ``end``."""
+
+    start: UtcDatetime
+    end: UtcDatetime
+    declared_at: UtcDatetime
+
+
 class PlayerRecord(Record):
     """A player of a game: the registered ``address`` and the hash of the secret code."""
 
@@ -129,6 +223,13 @@ class PlayerRecord(Record):
     code_hash: str
     robot: str | None = None
     timezone: str = "UTC"
+    role: Literal["player", "standby", "removed"] = "player"
+    """A ``player`` holds a seat; a ``standby`` waits to replace one; ``removed`` is kept for
+    the record and may not send orders."""
+    wait_scope: str = ""
+    """The scope for which the player asked the game to wait for the deadline (WAIT): no early
+    processing of it."""
+    absences: tuple[Absence, ...] = ()
 
     @field_validator("address")
     @classmethod

@@ -17,6 +17,9 @@ import boto3
 from boto3.dynamodb.types import TypeDeserializer, TypeSerializer
 from botocore.exceptions import ClientError
 
+# The module, not its names: functions/host/schedule.py reads records from this package, which
+# may be what is importing this module.
+from functions.host import schedule
 from functions.resources import GSI1, GSI1PK, GSI1SK, GSI2, GSI2PK, GSI2SK, PK, SK, TTL_ATTRIBUTE, Settings
 from functions.store import keys
 from functions.store.records import (
@@ -46,13 +49,24 @@ class GameNotFoundError(LookupError):
     """No such game, or no such version of it."""
 
 
+class PlayerNotFoundError(LookupError):
+    """update_player for a player the game does not have."""
+
+
 def _to_dynamo(values: Item) -> Item:
     return {name: _serializer.serialize(_number(value)) for name, value in values.items()}
 
 
 def _number(value: Any) -> Any:
-    """DynamoDB numbers are decimals: boto3 refuses a float (``GameRecord.turn_hours``)."""
-    return Decimal(str(value)) if isinstance(value, float) else value
+    """DynamoDB numbers are decimals: boto3 refuses a float (``GameRecord.turn_hours``, and
+    nested ones: ``Schedule.min_hours``, ``Schedule.reminders``)."""
+    if isinstance(value, float):
+        return Decimal(str(value))
+    if isinstance(value, dict):
+        return {name: _number(item) for name, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_number(item) for item in value]
+    return value
 
 
 def _from_dynamo(item: Item) -> Item:
@@ -75,14 +89,21 @@ def _scope_matches(scope: str, prefix: str) -> bool:
 class Store:
     """The one way the host reads and writes persistent game data.
 
-    ``dynamodb`` and ``s3`` are boto3 clients (made from the environment when not given).
+    ``dynamodb`` and ``s3`` are boto3 clients (made from the environment when not given; the S3
+    client on first use, as find_due and park_failed never need it: ~90 ms of their cold start).
     """
 
     def __init__(self, settings: Settings, dynamodb: Any = None, s3: Any = None) -> None:
         self.settings = settings
         self.table = settings.table
         self.dynamodb = dynamodb if dynamodb is not None else boto3.client("dynamodb")
-        self.s3 = s3 if s3 is not None else boto3.client("s3")
+        self._s3 = s3
+
+    @property
+    def s3(self) -> Any:
+        if self._s3 is None:
+            self._s3 = boto3.client("s3")
+        return self._s3
 
     # --- games -------------------------------------------------------------------------------------
 
@@ -139,6 +160,27 @@ class Store:
         """A player joining a game; False if the player id is taken in that game."""
         return self._put_new(self._player_item(player))
 
+    def update_player(self, player: PlayerRecord) -> None:
+        """Overwrite an existing player (address, code hash, role, WAIT, absences, time zone,
+        robot); the address index follows. Raises PlayerNotFoundError if there is no such player.
+        A player's WAIT changes when their game runs: its place in the due index is recomputed."""
+        try:
+            self.dynamodb.put_item(
+                TableName=self.table,
+                Item=_to_dynamo(self._player_item(player)),
+                ConditionExpression="attribute_exists(#pk)",
+                ExpressionAttributeNames={"#pk": PK},
+            )
+        except ClientError as error:
+            if _error_code(error) == "ConditionalCheckFailedException":
+                raise PlayerNotFoundError(
+                    f"game {player.game_id} has no player {player.player_id}"
+                ) from error
+            raise
+        game = self.game(player.game_id)
+        if game is not None and self._set_due(game, schedule.due_at(game)):
+            self._mark_due(game)
+
     # --- submissions -------------------------------------------------------------------------------
 
     def add_submission(self, new: NewSubmission) -> Submission:
@@ -149,7 +191,7 @@ class Store:
             version = self._latest_submission_version(new.game_id, new.scope, new.player_id) + 1
             submission = Submission(**fields, version=version)
             if self._put_new(self._submission_item(submission)):
-                self._mark_if_ready(self.game(new.game_id), new.scope)
+                self._mark_due(self.game(new.game_id))
                 return submission
         raise RuntimeError(f"could not number a submission for {new.game_id}/{new.scope}/{new.player_id}")
 
@@ -191,6 +233,11 @@ class Store:
                 f"no game {game_id}" + ("" if version is None else f" at version {version}")
             )
         return GameRecord.model_validate_json(item["game"]), self._load_state(item)
+
+    def versions(self, game_id: str) -> list[GameRecord]:
+        """The game record of every stored version, oldest first (their states are not read)."""
+        items = self._query(**self._in_partition(keys.game_pk(game_id), keys.STATE_SK_PREFIX, only="game"))
+        return [GameRecord.model_validate_json(item["game"]) for item in items]
 
     def commit(self, game: GameRecord, state_json: str, expected_version: int) -> bool:
         """Save ``game`` and its new state as version ``expected_version + 1`` if the stored game is
@@ -303,9 +350,9 @@ class Store:
             GSI1SK: keys.game_pk(game.game_id),
             **game.model_dump(mode="json"),
         }
-        deadline = game.next_deadline()
-        if game.schedulable() and deadline is not None:
-            item |= {GSI2PK: keys.DUE, GSI2SK: keys.iso(deadline)}
+        due = schedule.due_at(game)
+        if due is not None:
+            item |= {GSI2PK: keys.DUE, GSI2SK: keys.iso(due)}
         return item
 
     def _player_item(self, player: PlayerRecord) -> Item:
@@ -373,30 +420,69 @@ class Store:
             if _error_code(error) == "TransactionCanceledException":
                 return False
             raise
-        for scope in record.awaited_scopes():
-            if self._mark_if_ready(record, scope):
-                break
+        self._mark_due(record)
         return True
 
-    def _mark_if_ready(self, game: GameRecord | None, scope: str) -> bool:
-        """Put the game first in the due index if every awaited order for ``scope`` is in and the
-        game processes it early. The mark is an index entry, not a version: the next commit
-        recomputes it. Either this or the commit that awaits the orders sees both writes."""
-        if game is None or not game.schedulable() or not game.prompt(scope):
+    def note_reminders(self, game: GameRecord, reminded_at: datetime) -> bool:
+        """The reminders of ``game``'s deadline up to ``reminded_at`` are sent: the META item
+        records it in place (no new version), and its place in the due index moves on to what
+        comes next. False (nothing written) when the game is no longer at ``game.version``."""
+        record = game.model_copy(update={"reminded_at": reminded_at})
+        key = schedule.due_at(record)
+        values: Item = {":at": keys.iso(reminded_at)}
+        if key is None:
+            update = "SET #at = :at REMOVE #pk, #sk"
+        else:
+            update = "SET #at = :at, #pk = :due, #sk = :key"
+            values |= {":due": keys.DUE, ":key": keys.iso(key)}
+        if not self._update_meta(game, update, values, {"#at": "reminded_at"}):
             return False
-        awaited = game.awaited_scopes().get(scope)
-        if not awaited or not awaited <= self._submitted_players(game.game_id, scope):
+        self._mark_due(record)
+        return True
+
+    def _mark_due(self, game: GameRecord | None) -> None:
+        """Move the game earlier in the due index for the orders that are in: first of all
+        (``READY``) when every awaited order of a scope is in and the scope runs early, at the
+        deadline, without grace, when a player-turn's are in but must wait for it. The mark is
+        an index entry, not a version: the next commit recomputes it. It only ever moves the
+        game earlier, so that of a submission and a commit racing, each writing first and
+        reading the other after, at least one marks what both wrote."""
+        if game is None or not game.schedulable():
+            return
+        players = self.players(game.game_id)
+        complete = [
+            scope
+            for scope, awaited in game.awaited_scopes().items()
+            if awaited <= self._submitted_players(game.game_id, scope)
+        ]
+        if any(schedule.runs_early(game, scope, players) for scope in complete):
+            self._set_due(game, keys.READY, only_earlier=True)
+        elif any(not scope.startswith(schedule.COMBAT_PREFIX) for scope in complete):
+            self._set_due(game, schedule.due_at(game, orders_in=True), only_earlier=True)
+
+    def _set_due(self, game: GameRecord, due: datetime | str | None, only_earlier: bool = False) -> bool:
+        """Put the game in the due index at ``due`` (a time, or ``READY``), if it is still at
+        ``game.version`` (and, ``only_earlier``, if that is earlier than where it is)."""
+        if due is None:
             return False
+        key = due if isinstance(due, str) else keys.iso(due)
+        earlier = " AND (attribute_not_exists(#sk) OR #sk > :key)" if only_earlier else ""
+        values = {":due": keys.DUE, ":key": key}
+        return self._update_meta(game, "SET #pk = :due, #sk = :key", values, {}, earlier)
+
+    def _update_meta(
+        self, game: GameRecord, update: str, values: Item, names: dict[str, str], condition: str = ""
+    ) -> bool:
+        """Update the game's META item in place (``#pk``, ``#sk``: its due-index keys) if it is
+        still at ``game.version`` and ``condition`` holds; False (nothing written) if not."""
         try:
             self.dynamodb.update_item(
                 TableName=self.table,
                 Key=_to_dynamo({PK: keys.game_pk(game.game_id), SK: keys.META}),
-                UpdateExpression="SET #pk = :due, #sk = :ready",
-                ConditionExpression="#version = :version",
-                ExpressionAttributeNames={"#pk": GSI2PK, "#sk": GSI2SK, "#version": "version"},
-                ExpressionAttributeValues=_to_dynamo(
-                    {":due": keys.DUE, ":ready": keys.READY, ":version": game.version}
-                ),
+                UpdateExpression=update,
+                ConditionExpression="#version = :version" + condition,
+                ExpressionAttributeNames={"#pk": GSI2PK, "#sk": GSI2SK, "#version": "version", **names},
+                ExpressionAttributeValues=_to_dynamo({":version": game.version, **values}),
             )
         except ClientError as error:
             if _error_code(error) == "ConditionalCheckFailedException":

@@ -1,24 +1,36 @@
-"""Mail commands (functions/host/commands.py): HELP, STATUS, REPORT, CHECK, JOIN, MESSAGE."""
+"""Mail commands (functions/host/commands.py): HELP, STATUS, REPORT, CHECK, JOIN, MESSAGE, WAIT,
+ABSENT, TIMEZONE; and the dates and time zones they read (functions/host/dates.py)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, timedelta
 from email.message import EmailMessage
+from typing import Any
+from zoneinfo import ZoneInfo, available_timezones
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine.core.orderblock import find_block
 from functions.host import commands
 from functions.host.commands import Command, checked_body, find_command, message_text
+from functions.host.dates import read_date, read_days, read_period, read_zone, zone_suggestions
+from functions.host.schedule import deadline_after
 from functions.mail.codes import code_matches
 from functions.mail.compose import Attachment, OutgoingMail, compose
-from functions.store import KeptResults, NewSubmission
+from functions.store import GameRecord, GameSetup, KeptResults, NewSubmission, PlayerRecord
 from tests.functions.test_inbound import (
     BLUE,
     BLUE_CODE,
+    DEADLINE,
     DMARC_FAIL,
     DOMAIN,
     GAME_ADDRESS,
     NOW,
     RED,
     RED_CODE,
+    FakeStore,
     ListMailer,
     deliver,
     hosted,
@@ -26,6 +38,40 @@ from tests.functions.test_inbound import (
     raw_mail,
     text_of,
 )
+
+
+@dataclass
+class PlayerStore(FakeStore):
+    """The fake store, with the writes the issue-6 commands and seats make."""
+
+    def update_player(self, player: PlayerRecord) -> None:
+        key = (player.game_id, player.player_id)
+        self.all_players = [player if (p.game_id, p.player_id) == key else p for p in self.all_players]
+
+    def update_game(self, game: GameRecord, expected_version: int) -> bool:
+        if self.games[game.game_id].version != expected_version:
+            return False
+        self.games[game.game_id] = game.model_copy(update={"version": expected_version + 1})
+        return True
+
+
+def playing(status: str = "running", **schedule: Any) -> PlayerStore:
+    """Game g1 as ``hosted`` makes it, its schedule changed by ``schedule``, in a store that
+    takes player updates."""
+    base = hosted(status)
+    store = PlayerStore(games=base.games, states=base.states, all_players=list(base.all_players))
+    game = store.games["g1"]
+    store.games["g1"] = game.model_copy(update={"schedule": game.schedule.model_copy(update=schedule)})
+    return store
+
+
+def with_seats(store: FakeStore, seats: int) -> FakeStore:
+    store.games["g1"] = store.games["g1"].model_copy(update={"setup": GameSetup(seats=seats)})
+    return store
+
+
+def player(store: FakeStore, player_id: str = "P1") -> PlayerRecord:
+    return next(p for p in store.players("g1") if p.player_id == player_id)
 
 
 def flat(message: EmailMessage) -> str:
@@ -87,6 +133,9 @@ def test_help_answers_the_sender_with_the_commands_and_the_order_language() -> N
         "REPORT",
         "JOIN <game> <name>",
         "MESSAGE <player|ALL>",
+        "WAIT",
+        "ABSENT <n> DAYS",
+        "TIMEZONE <zone>",
         "MOVE W3",
         f"{GAME_ADDRESS}",
     ):
@@ -167,6 +216,8 @@ def test_report_sends_the_latest_results_mail_again_to_the_registered_address() 
     assert outcome.reason == "REPORT: the results of version 7 sent again"
     assert (again["To"], again["Subject"]) == (RED, sent["Subject"])
     assert again["Message-ID"] != sent["Message-ID"]
+    assert (again["Auto-Submitted"], sent["Auto-Submitted"]) == ("auto-replied", "auto-generated")
+    assert again["In-Reply-To"] is not None and again["In-Reply-To"] != sent["In-Reply-To"]
     assert text_of(again).strip() == "Your results"
     assert [p.get_filename() for p in again.iter_attachments()] == ["g1-turn-3.json"]
     assert [(e.direction, e.reason) for e in store.log] == [
@@ -194,21 +245,33 @@ def test_check_still_needs_the_code() -> None:
 # --- JOIN ---
 
 
-def test_join_an_open_game_registers_the_sender_and_mails_the_code() -> None:
-    store, mailer = hosted(status="open"), ListMailer()
+def test_join_an_open_game_registers_the_sender_and_mails_the_welcome_with_the_code() -> None:
+    store, mailer = with_seats(hosted(status="open"), 3), ListMailer()
     outcome = deliver(store, raw_mail("JOIN g1 Green Fleet", sender="green@example.com"), mailer)
     assert (outcome.status, outcome.player_id) == ("command", "P3")
     joined = store.players("g1")[-1]
-    assert (joined.name, joined.address) == ("Green Fleet", "green@example.com")
+    assert (joined.name, joined.address, joined.role) == ("Green Fleet", "green@example.com", "player")
     [welcome] = mailer.sent
     assert welcome["To"] == "green@example.com"
-    code = next(line for line in text_of(welcome).splitlines() if line.startswith("CODE "))[5:]
-    assert code_matches(code, joined.code_hash)
+    code = next(line for line in text_of(welcome).splitlines() if line.strip().startswith("CODE "))
+    assert code_matches(code.strip()[5:], joined.code_hash)
+    assert "a two- or multi-player game of tactical space combat" in flat(welcome)
+    assert "Your first orders sheet comes when the game starts." in flat(welcome)
 
 
-def test_join_refuses_a_running_game_a_taken_name_and_a_second_join() -> None:
-    running = hosted()
-    assert deliver(running, raw_mail("JOIN g1 Green", sender="g@example.com")).status == "rejected"
+def test_join_a_running_or_full_game_makes_the_sender_a_standby() -> None:
+    for store in (hosted(), hosted(status="open")):
+        mailer = ListMailer()
+        outcome = deliver(store, raw_mail("JOIN g1 Green", sender="g@example.com"), mailer)
+        assert (outcome.status, outcome.player_id) == ("command", "S1")
+        assert store.players("g1")[-1].role == "standby"
+        assert "so you are standby player S1" in flat(mailer.sent[0])
+        assert [e.reason for e in store.log if e.direction == "in"] == ["JOIN: Green joined as standby S1"]
+
+
+def test_join_refuses_a_game_over_a_taken_name_and_a_second_join() -> None:
+    over = hosted(status="over")
+    assert deliver(over, raw_mail("JOIN g1 Green", sender="g@example.com")).status == "rejected"
     store = hosted(status="open")
     assert deliver(store, raw_mail("JOIN g1 blue", sender="g@example.com")).status == "rejected"
     assert deliver(store, raw_mail("JOIN g1 Other", sender=RED)).status == "rejected"
@@ -218,7 +281,7 @@ def test_join_refuses_a_running_game_a_taken_name_and_a_second_join() -> None:
 
 
 def test_join_to_the_game_address_needs_only_the_name() -> None:
-    store = hosted(status="open")
+    store = with_seats(hosted(status="open"), 3)
     assert deliver(store, raw_mail("JOIN Green", sender="g@example.com")).status == "command"
 
 
@@ -253,3 +316,190 @@ def test_a_message_needs_the_code_and_a_known_player() -> None:
     assert deliver(store, raw_mail(f"MESSAGE Green\nCODE {RED_CODE}\nhi"), mailer).status == "rejected"
     assert deliver(store, raw_mail(f"MESSAGE Blue\nCODE {RED_CODE}\n"), mailer).status == "rejected"
     assert all(m["To"] == RED for m in mailer.sent)
+
+
+# --- WAIT ---
+
+
+def test_wait_keeps_the_turn_to_its_deadline_and_wait_off_undoes_it() -> None:
+    store, mailer = playing(), ListMailer()
+    outcome = deliver(store, raw_mail(f"WAIT\nCODE {RED_CODE}"), mailer)
+    assert (outcome.status, outcome.reason) == ("command", "WAIT: turn:1 waits for its deadline")
+    assert player(store).wait_scope == "turn:1"
+    assert "Turn 1 waits for its deadline, Sat 8 Mar 2025, 18:00 UTC" in flat(mailer.sent[0])
+    assert deliver(store, raw_mail(f"wait off CODE {RED_CODE}")).reason == "WAIT OFF"
+    assert player(store).wait_scope == ""
+
+
+def test_wait_needs_the_code_a_seat_and_a_game_being_played() -> None:
+    store, mailer = playing(), ListMailer()
+    assert deliver(store, raw_mail("WAIT"), mailer).reason == "WAIT without the right secret code"
+    assert deliver(store, raw_mail("WAIT\nCODE WRONG-CODE")).status == "rejected"
+    assert "needs your secret code" in flat(mailer.sent[0])
+    store.update_player(player(store).model_copy(update={"role": "standby"}))
+    assert deliver(store, raw_mail(f"WAIT\nCODE {RED_CODE}")).reason == "WAIT refused: no seat"
+    assert deliver(playing("open"), raw_mail(f"WAIT\nCODE {RED_CODE}")).reason == "WAIT refused: game open"
+    assert deliver(store, raw_mail(f"WAIT later\nCODE {RED_CODE}")).status == "rejected"
+    assert player(store).wait_scope == ""
+
+
+# --- ABSENT ---
+
+
+def test_absent_dates_are_whole_days_in_the_players_zone() -> None:
+    store, mailer = playing(), ListMailer()
+    outcome = deliver(store, raw_mail(f"ABSENT 10.3. TO 12 March\nCODE {BLUE_CODE}", sender=BLUE), mailer)
+    assert outcome.status == "command"
+    [absence] = player(store, "P2").absences
+    paris = ZoneInfo("Europe/Paris")
+    assert (absence.start, absence.end) == (
+        datetime(2025, 3, 10, tzinfo=paris),
+        datetime(2025, 3, 13, tzinfo=paris),
+    )
+    assert absence.declared_at == NOW
+    text = flat(mailer.sent[0])
+    assert "You are away from Mon 10 Mar 2025, 00:00 CET to Thu 13 Mar 2025, 00:00 CET" in text
+    assert "The game plays on" in text and "is waived" in text  # the policy: "play"
+
+
+def test_absent_n_days_runs_from_now_and_absent_off_calls_it_off() -> None:
+    store = playing()
+    deliver(store, raw_mail(f"ABSENT 3 DAYS\nCODE {RED_CODE}"))
+    assert [(a.start, a.end) for a in player(store).absences] == [(NOW, NOW + timedelta(days=3))]
+    assert deliver(store, raw_mail(f"ABSENT OFF\nCODE {RED_CODE}")).reason == "ABSENT OFF"
+    assert [(a.start, a.end) for a in player(store).absences] == [(NOW, NOW)]
+    deliver(store, raw_mail(f"ABSENT 2025-04-01 2025-04-03\nCODE {RED_CODE}"))
+    deliver(store, raw_mail(f"ABSENT OFF\nCODE {RED_CODE}"))
+    assert len(player(store).absences) == 1
+
+
+def test_absent_with_the_wait_policy_answers_with_the_moved_deadline() -> None:
+    store, mailer = playing(absence_policy="wait"), ListMailer()
+    deliver(store, raw_mail(f"ABSENT 2025-03-08 TO 2025-03-09\nCODE {RED_CODE}"), mailer)
+    back = datetime(2025, 3, 10, tzinfo=UTC)
+    moved = deadline_after(store.games["g1"].schedule, store.games["g1"].turn_hours, back)
+    assert moved > DEADLINE
+    assert store.games["g1"].deadline == moved
+    assert f"The deadline now: {moved:%a} {moved.day} {moved:%b %Y, %H:%M} UTC" in flat(mailer.sent[0])
+
+
+def test_absent_refuses_bad_dates_the_past_too_long_too_many_and_none_allowed() -> None:
+    store, mailer = playing(absence_days=5, absence_count=1), ListMailer()
+    for written, why in (
+        ("ABSENT soon", "bad dates"),
+        ("ABSENT 2025-03-01 TO 2025-03-02", "bad dates"),
+        ("ABSENT 2025-03-12 TO 2025-03-10", "bad dates"),
+        ("ABSENT 0 DAYS", "bad dates"),
+        ("ABSENT 6 DAYS", "too long"),
+        ("ABSENT 2025-03-10 TO 2025-03-20", "too long"),
+    ):
+        assert (
+            deliver(store, raw_mail(f"{written}\nCODE {RED_CODE}"), mailer).reason == f"ABSENT refused: {why}"
+        )
+    assert player(store).absences == ()
+    assert "at most 5 days" in flat(mailer.sent[-1])
+    assert deliver(store, raw_mail(f"ABSENT 2 DAYS\nCODE {RED_CODE}")).status == "command"
+    assert deliver(store, raw_mail(f"ABSENT 2 DAYS\nCODE {RED_CODE}")).reason == "ABSENT refused: too many"
+    none = playing(absence_days=0)
+    assert deliver(none, raw_mail(f"ABSENT 2 DAYS\nCODE {RED_CODE}")).reason == "ABSENT refused: none allowed"
+
+
+# --- TIMEZONE ---
+
+
+def test_timezone_sets_the_zone_and_answers_with_the_deadline_in_it() -> None:
+    store, mailer = playing(), ListMailer()
+    outcome = deliver(store, raw_mail(f"TIMEZONE europe/paris\nCODE {RED_CODE}"), mailer)
+    assert outcome.reason == "TIMEZONE: Europe/Paris"
+    assert player(store).timezone == "Europe/Paris"
+    assert "The next deadline: Sat 8 Mar 2025, 19:00 CET" in flat(mailer.sent[0])
+    deliver(store, raw_mail(f"TIMEZONE +01:00\nCODE {RED_CODE}"))
+    assert player(store).timezone == "Etc/GMT-1"
+    deliver(store, raw_mail(f"TIMEZONE New York\nCODE {RED_CODE}"))
+    assert player(store).timezone == "America/New_York"
+
+
+def test_timezone_refuses_an_unknown_zone_with_a_guess_and_needs_the_code() -> None:
+    store, mailer = playing(), ListMailer()
+    assert deliver(store, raw_mail(f"TIMEZONE Europe/Pariss\nCODE {RED_CODE}"), mailer).status == "rejected"
+    assert "Did you mean Europe/Paris" in flat(mailer.sent[0])
+    deliver(store, raw_mail(f"TIMEZONE +05:30\nCODE {RED_CODE}"), mailer)
+    assert "Asia/Kolkata" in flat(mailer.sent[1])
+    assert (
+        deliver(store, raw_mail("TIMEZONE Europe/Paris")).reason == "TIMEZONE without the right secret code"
+    )
+    assert player(store).timezone == "UTC"
+
+
+# --- Who may send orders ---
+
+
+def test_a_standby_or_removed_player_cannot_submit_orders() -> None:
+    for role in ("standby", "removed"):
+        store, mailer = playing(), ListMailer()
+        store.update_player(player(store).model_copy(update={"role": role}))
+        outcome = deliver(store, raw_mail(orders()), mailer)
+        assert (outcome.status, outcome.reason) == ("rejected", f"P1 holds no seat ({role})")
+        assert store.subs == []
+        assert "your orders were not read" in flat(mailer.sent[0])
+
+
+def test_a_seat_is_found_beside_the_removed_standby_record_of_the_same_address() -> None:
+    store = playing()
+    removed = player(store).model_copy(update={"player_id": "S1", "role": "removed", "code_hash": "x"})
+    store.all_players.append(removed)
+    assert deliver(store, raw_mail(orders())).status == "accepted"
+
+
+# --- Dates and zones ---
+
+FORMATS = (
+    "{d:%Y-%m-%d}",
+    "{d.day}.{d.month}.{d.year}",
+    "{d.day} {d:%b} {d.year}",
+    "{d:%B} {d.day}, {d.year}",
+    "{d.day}th {d:%B} {d.year}",
+    "{d.day}/{d.month}/{d.year}",
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.dates(date(2000, 1, 1), date(2099, 12, 31)), st.sampled_from(FORMATS))
+def test_a_date_written_with_its_year_reads_back(day: date, form: str) -> None:
+    assert read_date(form.format(d=day), date(2025, 3, 7)) == day
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.dates(date(2024, 1, 1), date(2030, 12, 31)), st.dates(date(2024, 1, 1), date(2030, 12, 31)))
+def test_a_date_without_a_year_is_the_next_such_day(day: date, today: date) -> None:
+    found = read_date(f"{day.day} {day:%b}", today)
+    assert found is not None and (found.month, found.day) == (day.month, day.day)
+    assert today <= found < today + timedelta(days=366 * 4 + 1)
+    assert read_date(f"{day.day}.{day.month}.", today) == found
+
+
+def test_dates_read_forgivingly_and_refuse_what_is_no_date() -> None:
+    today = date(2025, 3, 7)
+    assert read_date("12/24", today) == date(2025, 12, 24)
+    assert read_date("3 jan", today) == date(2026, 1, 3)
+    assert read_period(["28", "Dec", "-", "3", "Jan"], today) == (date(2025, 12, 28), date(2026, 1, 3))
+    assert read_period(["24.12.", "27.12."], today) == (date(2025, 12, 24), date(2025, 12, 27))
+    assert read_days(["5", "days"]) == 5 and read_days(["5d"]) == 5
+    for nonsense in ("soon", "31.2.2025", "2025-13-01", "32 Dec", "Dec", "tomorrow 3"):
+        assert read_date(nonsense, today) is None
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(sorted(z for z in available_timezones() if "/" in z)))
+def test_every_zone_name_reads_in_any_case(zone: str) -> None:
+    assert read_zone(zone.lower()) == zone
+    assert read_zone(zone.upper().replace("_", " ")) == zone
+
+
+def test_offsets_are_fixed_zones_and_odd_ones_get_suggestions() -> None:
+    assert [read_zone(z) for z in ("+01:00", "UTC-5", "gmt", "+0", "-12", "+14")] == [
+        "Etc/GMT-1", "Etc/GMT+5", "UTC", "UTC", "Etc/GMT+12", "Etc/GMT-14",
+    ]  # fmt: skip
+    assert read_zone("+05:30") is None and read_zone("+15") is None
+    assert "Asia/Kolkata" in zone_suggestions("+05:30", NOW)
+    assert read_zone("Paris") == "Europe/Paris"

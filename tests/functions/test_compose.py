@@ -215,12 +215,13 @@ def test_date_is_the_time_given() -> None:
 
 
 @pytest.mark.parametrize(
-    ("kind", "auto_submitted"),
-    [("ack", "auto-replied"), ("results", "auto-generated"), ("combat", "auto-generated"),
-     ("notice", "auto-generated"), ("relay", "auto-generated")],
+    ("kind", "in_reply_to", "auto_submitted"),
+    [("ack", "<orders@example.org>", "auto-replied"), ("notice", "<help@example.org>", "auto-replied"),
+     ("results", None, "auto-generated"), ("combat", None, "auto-generated"),
+     ("notice", None, "auto-generated"), ("relay", None, "auto-generated")],
 )  # fmt: skip
-def test_every_mail_is_marked_automatic(kind: MailKind, auto_submitted: str) -> None:
-    message = sent(outgoing(kind=kind))
+def test_every_mail_is_marked_automatic(kind: MailKind, in_reply_to: str | None, auto_submitted: str) -> None:
+    message = sent(outgoing(kind=kind, in_reply_to=in_reply_to))
 
     assert message["Auto-Submitted"] == auto_submitted
     assert message["X-Auto-Response-Suppress"] == "All"

@@ -22,7 +22,7 @@ from moto.awslambda.models import LambdaFunction
 from moto.ses.models import SESBackend
 from moto.utilities.docker_utilities import DockerModel
 
-from functions.local.aws import in_process_lambdas, placeholder, substitute
+from functions.local.aws import in_process_lambdas, substitute
 from functions.local.host import LocalHost
 from functions.resources import FunctionSpec, Resources, resources
 
@@ -144,7 +144,7 @@ def test_sent_mail_is_captured_in_the_outbox(host: LocalHost) -> None:
 
 
 def test_state_machine_placeholders_are_the_function_keys() -> None:
-    assert placeholder("process_game") == "ProcessGameFunctionArn"
+    assert resources().function("process_game").placeholder == "ProcessGameFunctionArn"
     assert substitute('{"Resource": "${FindDueFunctionArn}"}', {"FindDueFunctionArn": "arn:x"}) == (
         '{"Resource": "arn:x"}'
     )

@@ -14,15 +14,18 @@ from functions.store import (
     GameExistsError,
     GameNotFoundError,
     GameRecord,
+    GameSetup,
     KeptResults,
     MailLogEntry,
     NewSubmission,
     PlayerRecord,
+    Schedule,
     Store,
     awaited,
     provision,
 )
 from functions.store.idempotency import IDEMPOTENCY_PARTITION, idempotency_layer
+from functions.store.store import PlayerNotFoundError
 from tests.functions.conftest import Aws
 
 NOW = datetime(2025, 3, 1, 18, 0, tzinfo=UTC)
@@ -444,3 +447,61 @@ def test_the_latest_results_mail_of_each_player_is_kept_and_never_replaced_by_an
     assert found[0].object_key == "results/g1/P1/00000005.eml"
     assert raw_item(aws, "GAME#g1", "RESULTS#P1")["kind"] == {"S": "results"}
     assert store.players("g1") == [a_player("P1"), a_player("P2")]  # the pointers are no players
+
+
+# --- Issue 6: players updated, versions listed, reminders noted, schedules stored ---
+
+
+def test_an_updated_player_is_found_by_its_new_address_only(store: Store) -> None:
+    created(store)
+    moved = a_player("P1").model_copy(update={"address": "new@example.org", "role": "standby"})
+    store.update_player(moved)
+    assert [p.player_id for p in store.players_by_address("new@example.org")] == ["P1"]
+    assert store.players_by_address("p1@example.org") == []
+    assert next(p for p in store.players("g1") if p.player_id == "P1").role == "standby"
+    with pytest.raises(PlayerNotFoundError):
+        store.update_player(a_player("P9"))
+    assert [p.player_id for p in store.players("g1")] == ["P1", "P2"]
+
+
+def test_a_wait_takes_a_ready_game_back_to_its_deadline(store: Store) -> None:
+    awaiting = (awaited("turn:1", "P1"), awaited("turn:1", "P2"))
+    created(store, a_game(awaiting=awaiting, deadline=NOW + HOUR))
+    store.add_submission(a_submission("P1"))
+    store.add_submission(a_submission("P2"))
+    assert [g.game_id for g in store.due_games(NOW)] == ["g1"]
+    waiting = a_player("P2").model_copy(update={"wait_scope": "turn:1"})
+    store.update_player(waiting)
+    assert store.due_games(NOW) == []
+    assert [g.game_id for g in store.due_games(NOW + HOUR)] == ["g1"]
+
+
+def test_versions_lists_every_game_record_oldest_first(store: Store) -> None:
+    game = created(store)
+    store.commit(game.model_copy(update={"turn": 1}), state_json(), expected_version=0)
+    store.commit(game.model_copy(update={"turn": 2}), state_json(), expected_version=1)
+    assert [(v.version, v.turn) for v in store.versions("g1")] == [(0, 0), (1, 1), (2, 2)]
+    assert store.versions("nope") == []
+
+
+def test_noting_reminders_moves_the_game_on_in_the_due_index_in_place(store: Store) -> None:
+    # Given a game whose deadline is in two days, reminded 24 and 2 hours before
+    deadline = NOW + timedelta(hours=48)
+    game = created(store, a_game(awaiting=(awaited("turn:1", "P1"),), deadline=deadline, opened_at=NOW))
+    assert [g.game_id for g in store.due_games(NOW + timedelta(hours=24))] == ["g1"]
+    # When the first reminder is noted
+    assert store.note_reminders(game, NOW + timedelta(hours=24))
+    # Then the game is due at the next one, still at its version; a stale note writes nothing
+    assert store.due_games(NOW + timedelta(hours=24)) == []
+    assert [g.game_id for g in store.due_games(deadline - 2 * HOUR)] == ["g1"]
+    stored = store.game("g1")
+    assert stored is not None and stored.version == 0 and stored.reminded_at == NOW + timedelta(hours=24)
+    assert not store.note_reminders(game.model_copy(update={"version": 5}), deadline)
+
+
+def test_a_schedule_with_fractions_of_hours_is_stored_and_read_back(store: Store) -> None:
+    plan = Schedule(min_hours=1.5, grace_hours=0.25, reminders=(36.5, 0.5), timezone="Asia/Kolkata")
+    game = created(store, a_game(schedule=plan, setup=GameSetup(seed=3, seats=3)))
+    stored = store.game("g1")
+    assert stored is not None and stored.schedule == plan and stored.setup == game.setup
+    assert store.versions("g1")[0].schedule == plan

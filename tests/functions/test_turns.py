@@ -44,7 +44,7 @@ class Broken:
         raise ConnectionError("SES unreachable")
 
 
-def new_game(store: Store, robot_seat: bool = True, **record: object) -> None:
+def new_game(store: Store, robot_seat: bool = True, start: datetime = START, **record: object) -> None:
     config = GameConfig(
         game_id=GAME,
         scenario=Scenario.BASIC,
@@ -53,7 +53,7 @@ def new_game(store: Store, robot_seat: bool = True, **record: object) -> None:
         turn_limit=8,
     )
     state_json = WarpWar().new_game(Setup(config=config), 7).state.model_dump_json()
-    game = turns.start(GameRecord(game_id=GAME, title="Test", status="open", **record), state_json, START)
+    game = turns.start(GameRecord(game_id=GAME, title="Test", status="open", **record), state_json, start)
     players = [
         PlayerRecord(game_id=GAME, player_id="P1", name="One", address="one@example.org", code_hash="x"),
         PlayerRecord(

@@ -1,0 +1,295 @@
+"""The GM's games: create, open for sign-up, list, show, start, pause, resume, end.
+
+A game is created in status "setup" with no state (its state JSON is ""): the engine state is
+made when it starts, from its ``GameSetup`` and the players then seated. "open" takes sign-ups
+by mail (JOIN).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from pydantic import BaseModel, ConfigDict
+
+from engine.warpwar.mapgen import MapSpec
+from engine.warpwar.state import Scenario, Visibility
+from functions.console.backend import Backend
+from functions.console.errors import ConsoleError, one_line
+from functions.console.lookup import change_game, next_player_id, require_game, seated
+from functions.console.mail import SentMail, is_problem, notify_all
+from functions.host import turns
+from functions.host.results import GameHost
+from functions.host.warpwar_host import WarpWarOptions
+from functions.mail.compose import valid_game_id
+from functions.mail.ses import MailNotSent
+from functions.store import (
+    GameExistsError,
+    GameRecord,
+    GameSetup,
+    MailLogEntry,
+    PlayerRecord,
+    Schedule,
+)
+from functions.store.records import split_awaited
+
+PROBLEMS_SHOWN = 10
+"""Mail problems ``show`` lists (the latest)."""
+
+
+class NewGame(BaseModel):
+    """What ``create`` makes: the game's own options are in ``setup`` (checked by its host)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    game_id: str
+    title: str = ""
+    game: str = "warpwar"
+    setup: GameSetup = GameSetup()
+    schedule: Schedule = Schedule()
+    turn_mode: str = "sequential"
+    combat_mode: str = "mail"
+    early: bool = True
+    turn_hours: float = 24
+    round_hours: float = 2
+    gm_address: str = ""
+
+
+class WarpWarChoices(BaseModel):
+    """What the GM chooses for a WarpWar game (``warpwar_setup`` makes its ``GameSetup``)."""
+
+    seats: int = 2
+    seed: int = 1
+    scenario: Scenario = Scenario.BASIC
+    visibility: Visibility = Visibility.OPEN
+    generated: bool = False
+    """A map generated for the game; else the classic map (two players)."""
+    map_seed: int | None = None
+    hexes: int | None = None
+    size: tuple[int, int] | None = None
+    """(width, height) of a generated map: screen columns, and hexes in each."""
+    turn_limit: int | None = None
+    map_name: str = "New map"
+
+
+def warpwar_setup(choices: WarpWarChoices) -> GameSetup:
+    """The ``GameSetup`` of a WarpWar game; ConsoleError says what does not fit."""
+    if not choices.generated and (choices.hexes or choices.size or choices.map_seed is not None):
+        raise ConsoleError("--hexes, --size and --map-seed are for a generated map: add --map generated")
+    width, height = choices.size or (None, None)
+    try:
+        game_map: MapSpec | str = "classic"
+        if choices.generated:
+            game_map = MapSpec(
+                name=choices.map_name, players=choices.seats, hexes=choices.hexes, width=width, height=height
+            )
+        options = WarpWarOptions.model_validate(
+            {
+                "scenario": choices.scenario,
+                "visibility": choices.visibility,
+                "map": game_map,
+                "map_seed": choices.map_seed,
+                "turn_limit": choices.turn_limit,
+            }
+        )
+        return GameSetup(options_json=options.model_dump_json(), seed=choices.seed, seats=choices.seats)
+    except ValueError as error:
+        raise ConsoleError(one_line(error)) from error
+
+
+def host_of(game: str) -> GameHost:
+    host = turns.HOSTS.get(game)
+    if host is None:
+        raise ConsoleError(f"this host plays {', '.join(sorted(turns.HOSTS))}, not {game}")
+    return host
+
+
+def check_options(host: GameHost, game_id: str, setup: GameSetup) -> None:
+    """The game's options make a game for ``setup.seats`` players (its host builds one)."""
+    stand_ins = [
+        PlayerRecord(game_id=game_id, player_id=f"P{n}", name=f"Seat {n}", address="", code_hash="")
+        for n in range(1, setup.seats + 1)
+    ]
+    try:
+        host.new_state(setup.options_json, stand_ins, setup.seed)
+    except ValueError as error:
+        raise ConsoleError(f"the game's options do not make a game: {one_line(error)}") from error
+
+
+def create_game(backend: Backend, spec: NewGame, now: datetime) -> GameRecord:
+    if not valid_game_id(spec.game_id):
+        raise ConsoleError(
+            f"'{spec.game_id}' cannot be a game id (it is the game's mail address): use lower-case "
+            "letters, digits, - and _, starting with a letter or digit"
+        )
+    check_options(host_of(spec.game), spec.game_id, spec.setup)
+    try:
+        game = GameRecord.model_validate(
+            spec.model_dump() | {"title": spec.title or spec.game_id, "status": "setup", "committed_at": now}
+        )
+    except ValueError as error:
+        raise ConsoleError(one_line(error)) from error
+    try:
+        backend.store.create_game(game, [], "")
+    except GameExistsError as error:
+        raise ConsoleError(f"game {spec.game_id} exists already: choose another id") from error
+    return game
+
+
+def open_game(backend: Backend, game_id: str, now: datetime) -> GameRecord:
+    """Open for sign-up: JOIN by mail seats players until the game starts."""
+    game = require_game(backend.store, game_id, "setup")
+    return change_game(backend.store, game, now, status="open")
+
+
+class GameSummary(BaseModel):
+    game: GameRecord
+    seated: int
+    standby: int
+
+
+def list_games(backend: Backend) -> list[GameSummary]:
+    summaries = []
+    for game in backend.store.games():
+        players = backend.store.players(game.game_id)
+        standby = sum(p.role == "standby" for p in players)
+        summaries.append(GameSummary(game=game, seated=len(seated(players)), standby=standby))
+    return summaries
+
+
+class AwaitedOrders(BaseModel):
+    """Orders the game waits for, and whether they are in (the latest version, when)."""
+
+    scope: str
+    player: PlayerRecord | None
+    player_id: str
+    version: int = 0
+    received_at: datetime | None = None
+
+
+class GameView(BaseModel):
+    game: GameRecord
+    players: list[PlayerRecord]
+    awaited: list[AwaitedOrders]
+    problems: list[MailLogEntry]
+    """The latest mail rejected or not sent."""
+
+
+def show_game(backend: Backend, game_id: str) -> GameView:
+    game = require_game(backend.store, game_id)
+    players = backend.store.players(game.game_id)
+    by_id = {p.player_id: p for p in players}
+    awaited = []
+    for entry in game.awaiting:
+        scope, player_id = split_awaited(entry)
+        latest = backend.store.latest_submissions(game.game_id, scope).get((player_id, scope))
+        awaited.append(
+            AwaitedOrders(
+                scope=scope,
+                player=by_id.get(player_id),
+                player_id=player_id,
+                version=latest.version if latest else 0,
+                received_at=latest.received_at if latest else None,
+            )
+        )
+    problems = [e for e in backend.store.mail_log(game.game_id) if is_problem(e)][-PROBLEMS_SHOWN:]
+    return GameView(game=game, players=players, awaited=awaited, problems=problems)
+
+
+class Started(BaseModel):
+    game: GameRecord
+    players: list[PlayerRecord]
+    mails: int
+    unsent: str = ""
+    """Why some opening results were not sent (the next workflow run sends them)."""
+
+
+def start_game(backend: Backend, game_id: str, now: datetime, fill: str | None = None) -> Started:
+    """The engine state from the setup and the seated players (``fill``: empty seats to robots
+    of that level), the game running, and every player's opening results mailed."""
+    store = backend.store
+    game = require_game(store, game_id, "setup", "open")
+    players = store.players(game.game_id)
+    seats = seated(players)
+    empty = game.setup.seats - len(seats)
+    if empty < 0:
+        raise ConsoleError(
+            f"game {game.game_id} has {len(seats)} players for {game.setup.seats} seats: make some "
+            "standbys ('warpmail player remove') first"
+        )
+    if empty and fill is None:
+        raise ConsoleError(
+            f"game {game.game_id} has {len(seats)} of {game.setup.seats} seats taken: invite more "
+            "players, or start it with --robots cadet (or admiral) for the empty seats"
+        )
+    robots: list[PlayerRecord] = []
+    for _ in range(empty):
+        player_id = next_player_id([*players, *robots])
+        robots.append(
+            PlayerRecord(
+                game_id=game.game_id,
+                player_id=player_id,
+                name=f"Robot {player_id}",
+                address="",
+                code_hash="",
+                robot=fill,
+            )
+        )
+    seats += robots
+    host = host_of(game.game)
+    try:
+        state_json = host.new_state(game.setup.options_json, seats, game.setup.seed)
+    except ValueError as error:
+        raise ConsoleError(f"the game's options do not make a game: {one_line(error)}") from error
+    for robot in robots:
+        store.add_player(robot)
+    record = turns.start(game.model_copy(update={"committed_at": now}), state_json, now)
+    if not store.commit(record, state_json, expected_version=game.version):
+        raise ConsoleError(f"game {game.game_id} changed meanwhile: run the command again")
+    record = record.model_copy(update={"version": game.version + 1})
+    started = Started(game=record, players=seats, mails=0)
+    try:
+        mails = turns.send_results(
+            store, backend.mailer, backend.settings, record, seats, host.opening(state_json), now
+        )
+    except MailNotSent as error:
+        return started.model_copy(update={"unsent": str(error)})
+    return started.model_copy(update={"mails": mails})
+
+
+class Changed(BaseModel):
+    """A game changed by the GM, and the notices mailed about it."""
+
+    game: GameRecord
+    mails: list[SentMail]
+
+
+def pause_game(backend: Backend, game_id: str, reason: str, now: datetime) -> Changed:
+    """No processing while paused; its deadlines shift by the paused time on resuming."""
+    game = require_game(backend.store, game_id, "running")
+    paused = change_game(backend.store, game, now, status="paused", pause_reason=reason, paused_at=now)
+    paragraphs = [PAUSED.format(game_id=game.game_id), *([f"The reason: {reason}"] if reason else [])]
+    return Changed(game=paused, mails=notify_all(backend, paused, "The game is paused", paragraphs, now))
+
+
+def resume_game(backend: Backend, game_id: str, now: datetime) -> Changed:
+    game = require_game(backend.store, game_id, "paused")
+    changed = change_game(backend.store, turns.resumed(game, now), now)
+    paragraphs = [RESUMED.format(game_id=game.game_id)]
+    return Changed(game=changed, mails=notify_all(backend, changed, "The game goes on", paragraphs, now))
+
+
+def end_game(backend: Backend, game_id: str, reason: str, now: datetime) -> Changed:
+    game = require_game(backend.store, game_id, "setup", "open", "running", "paused")
+    ended = change_game(
+        backend.store, game, now, status="over", awaiting=(), deadline=None, round_deadline=None
+    )
+    paragraphs = [ENDED.format(game_id=game.game_id), *([f"The reason: {reason}"] if reason else [])]
+    return Changed(game=ended, mails=notify_all(backend, ended, "The game is over", paragraphs, now))
+
+
+PAUSED = (
+    "The GM has paused game {game_id}: no turn is processed until it goes on, and the deadline "
+    "moves on by the time the game was paused. Orders you send meanwhile are kept."
+)
+RESUMED = "Game {game_id} goes on. Your deadline is in the next mail from the game, and in STATUS."
+ENDED = "The GM has ended game {game_id}. Thank you for playing."

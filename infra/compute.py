@@ -1,0 +1,248 @@
+"""The four Lambda functions of ``Resources.functions``: arm64 on python3.12 (Pillow's and resvg's
+arm64 wheels need Amazon Linux 2023's glibc), memory and timeout from the description, the
+handlers' environment from ``Resources.handler_environment()``, JSON logs into a log group with
+retention, X-Ray tracing, and a role each that allows exactly what its handler calls
+(:data:`ACCESS`).
+
+The mail bucket starts the inbound function for each mail stored under ``inbound/``. That
+notification is the bucket's own property (no custom resource, no Lambda of CDK's with a
+``*`` policy); to keep it free of a dependency cycle, the roles name the buckets by their ARNs,
+which the names in the description fix.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import cast
+
+from aws_cdk import Duration, RemovalPolicy, Stack
+from aws_cdk import aws_iam as iam
+from aws_cdk import aws_lambda as lambda_
+from aws_cdk import aws_logs as logs
+from aws_cdk import aws_s3 as s3
+from aws_cdk import aws_sqs as sqs
+from constructs import Construct
+
+from functions.resources import FunctionSpec, Resources
+from functions.store.keys import RESULTS_PREFIX, STATE_PREFIX
+from infra import bundle
+from infra.assets import lambda_code
+from infra.checks import acknowledge
+from infra.config import DeployConfig
+from infra.mail import Mail
+from infra.storage import Storage
+
+RUNTIME = lambda_.Runtime.PYTHON_3_12
+TABLE_READS = ("dynamodb:GetItem", "dynamodb:Query")
+TABLE_WRITES = (
+    "dynamodb:PutItem",
+    "dynamodb:UpdateItem",
+    "dynamodb:DeleteItem",
+    "dynamodb:ConditionCheckItem",
+)
+SEND_MAIL = ("ses:SendEmail", "ses:SendRawEmail")
+"""SES v2 SendEmail with raw content: both actions, as SES may authorise it as either."""
+DLQ_RETENTION = Duration.days(14)
+ASYNC_RETRIES = 2
+
+
+@dataclass(frozen=True)
+class Access:
+    """What one function's handler calls (functions/store/store.py, functions/mail/ses.py)."""
+
+    table_writes: bool = False
+    reads_inbound_mail: bool = False
+    reads: tuple[str, ...] = ()
+    """State bucket prefixes it reads."""
+    writes: tuple[str, ...] = ()
+    """State bucket prefixes it writes."""
+    sends_mail: bool = False
+
+
+ACCESS = {
+    "inbound": Access(
+        table_writes=True, reads_inbound_mail=True, reads=(STATE_PREFIX, RESULTS_PREFIX), sends_mail=True
+    ),
+    "find_due": Access(),
+    "process_game": Access(
+        table_writes=True, reads=(STATE_PREFIX,), writes=(STATE_PREFIX, RESULTS_PREFIX), sends_mail=True
+    ),
+    "park_failed": Access(table_writes=True),
+}
+"""Each function's access beyond reading the table (which every function does)."""
+
+
+def dead_letter_queue(scope: Construct, construct_id: str) -> sqs.Queue:
+    """An encrypted, TLS-only queue that keeps what could not be delivered for two weeks."""
+    queue = sqs.Queue(
+        scope,
+        construct_id,
+        encryption=sqs.QueueEncryption.SQS_MANAGED,
+        enforce_ssl=True,
+        retention_period=DLQ_RETENTION,
+    )
+    acknowledge(
+        queue,
+        "AwsSolutions-SQS3",
+        "This queue is itself a dead-letter queue; what lands in it is kept 14 days for the operator to "
+        "re-drive, with an alarm on its depth.",
+    )
+    return queue
+
+
+class Compute(Construct):
+    """The functions, their roles and log groups, and the inbound notification."""
+
+    def __init__(
+        self,
+        scope: Construct,
+        construct_id: str,
+        resources: Resources,
+        config: DeployConfig,
+        storage: Storage,
+        mail: Mail,
+    ) -> None:
+        super().__init__(scope, construct_id)
+        self.resources = resources
+        self.storage = storage
+        self.mail = mail
+        self.inbound_dlq = dead_letter_queue(self, "InboundDeadLetters")
+        # One asset per package, shared by the functions deployed with it (built once).
+        self.code = {package: lambda_code(package, RUNTIME) for package in bundle.Package}
+        self.functions = {spec.key: self._function(spec, config) for spec in resources.functions}
+        self._notify_inbound()
+
+    def _function(self, spec: FunctionSpec, config: DeployConfig) -> lambda_.Function:
+        name = self.resources.function_name(spec.key)
+        log_group = logs.LogGroup(
+            self,
+            f"{spec.key}-logs",
+            log_group_name=f"/aws/lambda/{name}",
+            retention=config.log_retention(),
+            removal_policy=RemovalPolicy.DESTROY,
+        )
+        role = iam.Role(
+            self,
+            f"{spec.key}-role",
+            assumed_by=iam.ServicePrincipal("lambda.amazonaws.com"),
+            description=name,
+        )
+        log_group.grant_write(role)
+        inbound = spec.key == "inbound"
+        function = lambda_.Function(
+            self,
+            spec.key,
+            function_name=name,
+            description=f"WarpMail {self.resources.env}: {spec.handler}",
+            runtime=RUNTIME,
+            architecture=lambda_.Architecture.ARM_64,
+            handler=spec.handler,
+            code=self.code[bundle.package_of(spec.key)],
+            memory_size=spec.memory_mb,
+            timeout=Duration.seconds(spec.timeout_s),
+            environment=self.resources.handler_environment(),
+            logging_format=lambda_.LoggingFormat.JSON,
+            application_log_level_v2=lambda_.ApplicationLogLevel.INFO,
+            system_log_level_v2=lambda_.SystemLogLevel.WARN,
+            log_group=log_group,
+            tracing=lambda_.Tracing.ACTIVE,
+            role=role,
+            reserved_concurrent_executions=(config.inbound_concurrency or None) if inbound else None,
+            dead_letter_queue=self.inbound_dlq if inbound else None,
+            retry_attempts=ASYNC_RETRIES if inbound else None,
+        )
+        self._grant(role, ACCESS[spec.key])
+        acknowledge(
+            function,
+            "AwsSolutions-L1",
+            "python3.12 on purpose: the project is built and tested on Python 3.11/3.12 (pyproject's "
+            "requires-python), and 3.12 is the first runtime on Amazon Linux 2023, whose glibc the arm64 "
+            "Pillow and resvg wheels need. The runtime moves with the Python the project is tested on.",
+        )
+        acknowledge(
+            role,
+            "AwsSolutions-IAM5[Resource::*]",
+            "X-Ray's PutTraceSegments and PutTelemetryRecords, added for active tracing, take no "
+            "resource-level permission: AWS requires Resource '*' for them.",
+        )
+        return function
+
+    def _grant(self, role: iam.Role, access: Access) -> None:
+        table = self.storage.table
+        indexes = [f"{table.table_arn}/index/{index.name}" for index in self.resources.table_spec.indexes]
+        role.add_to_policy(
+            iam.PolicyStatement(actions=list(TABLE_READS), resources=[table.table_arn, *indexes])
+        )
+        if access.table_writes:
+            role.add_to_policy(iam.PolicyStatement(actions=list(TABLE_WRITES), resources=[table.table_arn]))
+        if access.reads_inbound_mail:
+            role.add_to_policy(
+                iam.PolicyStatement(
+                    actions=["s3:GetObject"],
+                    resources=[
+                        self._objects(role, self.resources.mail_bucket, self.resources.inbound_prefix)
+                    ],
+                )
+            )
+        state = self.resources.state_bucket
+        for actions, prefixes in ((["s3:GetObject"], access.reads), (["s3:PutObject"], access.writes)):
+            if prefixes:
+                objects = [self._objects(role, state, prefix) for prefix in prefixes]
+                role.add_to_policy(iam.PolicyStatement(actions=actions, resources=objects))
+        if access.sends_mail:
+            role.add_to_policy(
+                iam.PolicyStatement(
+                    actions=list(SEND_MAIL),
+                    resources=[self.mail.identity_arn, self.mail.configuration_set_arn],
+                )
+            )
+
+    def _objects(self, role: iam.Role, bucket: str, prefix: str) -> str:
+        """The ARN of the objects under ``prefix`` in ``bucket``, from the bucket's name."""
+        acknowledge(
+            role,
+            f"AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:s3:::{bucket}/{prefix}*]",
+            f"The wildcard stands for the object keys under one prefix ({prefix}) of one bucket: "
+            "the function reads or writes objects it does not know the names of in advance.",
+        )
+        return str(
+            Stack.of(self).format_arn(
+                service="s3", region="", account="", resource=bucket, resource_name=f"{prefix}*"
+            )
+        )
+
+    def _notify_inbound(self) -> None:
+        inbound = self.functions["inbound"]
+        bucket = self.storage.mail_bucket
+        stack = Stack.of(self)
+        permission = lambda_.CfnPermission(
+            self,
+            "MailBucketInvokesInbound",
+            action="lambda:InvokeFunction",
+            function_name=inbound.function_arn,
+            principal="s3.amazonaws.com",
+            source_account=stack.account,
+            source_arn=stack.format_arn(
+                service="s3", region="", account="", resource=self.resources.mail_bucket
+            ),
+        )
+        cfn_bucket = cast(s3.CfnBucket, bucket.node.default_child)
+        cfn_bucket.notification_configuration = s3.CfnBucket.NotificationConfigurationProperty(
+            lambda_configurations=[
+                s3.CfnBucket.LambdaConfigurationProperty(
+                    event="s3:ObjectCreated:*",
+                    function=inbound.function_arn,
+                    filter=s3.CfnBucket.NotificationFilterProperty(
+                        s3_key=s3.CfnBucket.S3KeyFilterProperty(
+                            rules=[
+                                s3.CfnBucket.FilterRuleProperty(
+                                    name="prefix", value=self.resources.inbound_prefix
+                                )
+                            ]
+                        )
+                    ),
+                )
+            ]
+        )
+        # S3 checks that it may invoke the function when the configuration is set.
+        cfn_bucket.node.add_dependency(permission)

@@ -1,0 +1,73 @@
+"""Mail in and out through SES: the receipt rule that stores every mail for the game domain in the
+mail bucket under ``inbound/`` (spam and virus scanning on, so the verdict headers are there for
+the inbound function), and the configuration set every mail is sent with.
+
+The configuration set puts bounced and complaining addresses on the account's suppression list,
+so SES stops mailing an address that bounces, and publishes bounce and complaint events to
+CloudWatch. The receipt rule set still has to be made active by hand (one per account and
+region: docs/operations.md).
+"""
+
+from __future__ import annotations
+
+from aws_cdk import Stack
+from aws_cdk import aws_s3 as s3
+from aws_cdk import aws_ses as ses
+from aws_cdk import aws_ses_actions as ses_actions
+from constructs import Construct
+
+from functions.resources import SERVICE, Resources
+
+EVENTS_DIMENSION = "ses:configuration-set"
+"""The dimension SES publishes bounce and complaint events under (SES's automatic message tag)."""
+
+
+class Mail(Construct):
+    """Receiving into the mail bucket, and sending with the configuration set."""
+
+    def __init__(
+        self, scope: Construct, construct_id: str, resources: Resources, mail_bucket: s3.IBucket
+    ) -> None:
+        super().__init__(scope, construct_id)
+        self.rule_set = ses.ReceiptRuleSet(
+            self,
+            "Receiving",
+            receipt_rule_set_name=f"{SERVICE}-{resources.env}",
+            rules=[
+                ses.ReceiptRuleOptions(
+                    receipt_rule_name=f"{SERVICE}-{resources.env}-inbound",
+                    recipients=[resources.mail_domain],
+                    actions=[ses_actions.S3(bucket=mail_bucket, object_key_prefix=resources.inbound_prefix)],
+                    scan_enabled=True,
+                    enabled=True,
+                )
+            ],
+        )
+        self.configuration_set = ses.ConfigurationSet(
+            self,
+            "Sending",
+            configuration_set_name=resources.configuration_set,
+            suppression_reasons=ses.SuppressionReasons.BOUNCES_AND_COMPLAINTS,
+            reputation_metrics=True,
+            sending_enabled=True,
+        )
+        self.configuration_set.add_event_destination(
+            "BouncesAndComplaints",
+            destination=ses.EventDestination.cloud_watch_dimensions(
+                [
+                    ses.CloudWatchDimension(
+                        name=EVENTS_DIMENSION,
+                        source=ses.CloudWatchDimensionSource.MESSAGE_TAG,
+                        default_value=resources.configuration_set,
+                    )
+                ]
+            ),
+            events=[ses.EmailSendingEvent.BOUNCE, ses.EmailSendingEvent.COMPLAINT],
+        )
+        stack = Stack.of(self)
+        self.identity_arn = stack.format_arn(
+            service="ses", resource="identity", resource_name=resources.mail_domain
+        )
+        self.configuration_set_arn = stack.format_arn(
+            service="ses", resource="configuration-set", resource_name=resources.configuration_set
+        )

@@ -1,0 +1,135 @@
+"""Where WarpMail keeps things: the mail bucket (raw mail as SES stored it), the state bucket (large
+game states and the results mail kept for REPORT), the access-log bucket, and the single table.
+
+Nothing here is deleted with the stack (RemovalPolicy.RETAIN), no bucket is public, every bucket
+is encrypted, versioned and refuses requests without TLS. Mail and states move to cheaper storage
+after ``archive_days``; only the kept results mail expires (a newer one replaces it anyway).
+"""
+
+from __future__ import annotations
+
+from aws_cdk import Duration, RemovalPolicy
+from aws_cdk import aws_dynamodb as dynamodb
+from aws_cdk import aws_s3 as s3
+from constructs import Construct
+
+from functions.resources import Resources
+from functions.store.keys import RESULTS_PREFIX, STATE_PREFIX
+from infra.checks import acknowledge
+from infra.config import DeployConfig
+
+INCOMPLETE_UPLOAD_DAYS = 7
+NONCURRENT_DAYS = 30
+"""After this many days, an overwritten or deleted version of an expiring object is removed too."""
+
+
+def _bucket(scope: Construct, construct_id: str, **options: object) -> s3.Bucket:
+    """A private, encrypted, versioned, TLS-only bucket that outlives the stack."""
+    return s3.Bucket(
+        scope,
+        construct_id,
+        encryption=s3.BucketEncryption.S3_MANAGED,
+        block_public_access=s3.BlockPublicAccess.BLOCK_ALL,
+        object_ownership=s3.ObjectOwnership.BUCKET_OWNER_ENFORCED,
+        enforce_ssl=True,
+        versioned=True,
+        removal_policy=RemovalPolicy.RETAIN,
+        **options,
+    )
+
+
+def _archive(prefix: str | None, days: int) -> s3.LifecycleRule:
+    return s3.LifecycleRule(
+        id=f"archive-{(prefix or 'all').strip('/')}",
+        prefix=prefix,
+        transitions=[
+            s3.Transition(
+                storage_class=s3.StorageClass.GLACIER_INSTANT_RETRIEVAL, transition_after=Duration.days(days)
+            )
+        ],
+        noncurrent_version_transitions=[
+            s3.NoncurrentVersionTransition(
+                storage_class=s3.StorageClass.GLACIER_INSTANT_RETRIEVAL, transition_after=Duration.days(days)
+            )
+        ],
+        abort_incomplete_multipart_upload_after=Duration.days(INCOMPLETE_UPLOAD_DAYS),
+    )
+
+
+class Storage(Construct):
+    """The buckets and the table of one deployment."""
+
+    def __init__(
+        self, scope: Construct, construct_id: str, resources: Resources, config: DeployConfig
+    ) -> None:
+        super().__init__(scope, construct_id)
+        self.access_logs = _bucket(
+            self,
+            "AccessLogs",
+            lifecycle_rules=[
+                s3.LifecycleRule(
+                    id="expire-access-logs",
+                    expiration=Duration.days(config.log_retention_days),
+                    noncurrent_version_expiration=Duration.days(1),
+                )
+            ],
+        )
+        acknowledge(
+            self.access_logs,
+            "AwsSolutions-S1",
+            "This is the server access log bucket of the mail and state buckets; logging its own "
+            "access into itself would loop.",
+        )
+        self.mail_bucket = _bucket(
+            self,
+            "Mail",
+            bucket_name=resources.mail_bucket,
+            server_access_logs_bucket=self.access_logs,
+            server_access_logs_prefix=f"{resources.mail_bucket}/",
+            lifecycle_rules=[_archive(None, config.archive_days)],
+        )
+        self.state_bucket = _bucket(
+            self,
+            "State",
+            bucket_name=resources.state_bucket,
+            server_access_logs_bucket=self.access_logs,
+            server_access_logs_prefix=f"{resources.state_bucket}/",
+            lifecycle_rules=[
+                _archive(STATE_PREFIX, config.archive_days),
+                s3.LifecycleRule(
+                    id="expire-results",
+                    prefix=RESULTS_PREFIX,
+                    expiration=Duration.days(config.results_retention_days),
+                    noncurrent_version_expiration=Duration.days(NONCURRENT_DAYS),
+                    abort_incomplete_multipart_upload_after=Duration.days(INCOMPLETE_UPLOAD_DAYS),
+                ),
+            ],
+        )
+        self.table = _table(self, resources)
+
+
+def _table(scope: Construct, resources: Resources) -> dynamodb.Table:
+    spec = resources.table_spec
+    string = dynamodb.AttributeType.STRING
+    table = dynamodb.Table(
+        scope,
+        "Table",
+        table_name=resources.table,
+        partition_key=dynamodb.Attribute(name=spec.partition_key, type=string),
+        sort_key=dynamodb.Attribute(name=spec.sort_key, type=string),
+        billing_mode=dynamodb.BillingMode.PAY_PER_REQUEST,
+        point_in_time_recovery_specification=dynamodb.PointInTimeRecoverySpecification(
+            point_in_time_recovery_enabled=True
+        ),
+        deletion_protection=True,
+        time_to_live_attribute=spec.ttl_attribute,
+        removal_policy=RemovalPolicy.RETAIN,
+    )
+    for index in spec.indexes:
+        table.add_global_secondary_index(
+            index_name=index.name,
+            partition_key=dynamodb.Attribute(name=index.partition_key, type=string),
+            sort_key=dynamodb.Attribute(name=index.sort_key, type=string),
+            projection_type=dynamodb.ProjectionType.ALL,
+        )
+    return table

@@ -1,0 +1,181 @@
+"""Every GM command against the local host, with what it stores and mails; and the refusals,
+each one red line."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from functions.console.backend import open_stack
+from functions.console.errors import ConsoleError
+from functions.console.inputs import WEEKDAY_NAMES, read_hours, read_time, read_weekdays
+from functions.local.host import LOCK_FILE, FolderLock
+from functions.mail.codes import code_matches
+from functions.mail.ses import SesMailer
+from tests.console.conftest import REGION, KeptOpen, code_sent_to, fake_stack, outbox_mails, warpmail
+
+
+def refused(capsys: pytest.CaptureFixture[str], *args: str, code: int = 1) -> str:
+    assert warpmail(*args) == code
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and err.count("\n") == 1, err
+    return err
+
+
+def test_refusals_are_one_clear_line(console: KeptOpen, capsys: pytest.CaptureFixture[str]) -> None:
+    assert "there is no game nope" in refused(capsys, "game", "show", "nope")
+    assert "'fry' is not a weekday" in refused(capsys, "game", "create", "x1", "--weekdays", "mon-fry")
+    assert "did you mean Europe/Paris" in refused(capsys, "game", "create", "x1", "--timezone", "Pariss")
+    assert "not a time of day" in refused(capsys, "game", "create", "x1", "--deadline", "25:00")
+    assert "cannot be a game id" in refused(capsys, "game", "create", "Bad Id")
+    assert "ends for 2 players only" in refused(capsys, "game", "create", "x1", "--players", "3")
+    assert "--players" in refused(capsys, "game", "create", "x1", "--players", "9", code=2)
+    assert "No such command" in refused(capsys, "gme", "list", code=2)
+    assert console.store.game("x1") is None
+    assert warpmail("game", "create", "x2", "--seed", "3") == 0
+    assert "game x2 is setup, not running" in refused(capsys, "game", "pause", "x2")
+    assert "exists already" in refused(capsys, "game", "create", "x2")
+    assert "has 0 of 2 seats taken" in refused(capsys, "game", "start", "x2")
+
+
+def test_a_held_local_folder_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    held = FolderLock(tmp_path / LOCK_FILE)
+    held.acquire()
+    try:
+        err = refused(capsys, "--local", str(tmp_path), "game", "list")
+    finally:
+        held.release()
+    assert f"in use by process {os.getpid()}" in err
+
+
+def test_players_from_invitation_to_replacement(
+    console: KeptOpen, capsys: pytest.CaptureFixture[str]
+) -> None:
+    store, outbox = console.store, console.outbox
+    assert warpmail("game", "create", "p1", "--seed", "5", "--title", "Duel") == 0
+    assert warpmail("player", "invite", "p1", "ann@example.org", "--name", "Ann") == 0
+    assert warpmail("player", "add", "p1", "bob@example.org") == 0
+    assert "seats of game p1 are taken" in refused(capsys, "player", "invite", "p1", "cy@example.org")
+    assert warpmail("player", "invite", "p1", "cy@example.org", "--standby") == 0
+    ann = code_sent_to(outbox, "ann@example.org")
+    players = {p.player_id: p for p in store.players("p1")}
+    assert [(p.name, p.role) for p in players.values()] == [
+        ("Ann", "player"),
+        ("bob", "player"),
+        ("cy", "standby"),
+    ]
+    assert code_matches(ann, players["P1"].code_hash)
+    assert warpmail("game", "start", "p1") == 0
+    assert store.game("p1").status == "running"  # type: ignore[union-attr]
+    assert any("Turn 1" in str(m["Subject"]) for m in outbox_mails(outbox, "bob@example.org"))
+    # Reset code: a new one is mailed, the old one no longer matches.
+    assert warpmail("player", "reset-code", "p1", "Ann") == 0
+    new = code_sent_to(outbox, "ann@example.org")
+    hashed = next(p.code_hash for p in store.players("p1") if p.player_id == "P1")
+    assert new != ann and code_matches(new, hashed) and not code_matches(ann, hashed)
+    # Address: both addresses told; the player is found by the new one.
+    assert warpmail("player", "address", "p1", "P1", "ann@new.example.org") == 0
+    assert [p.player_id for p in store.players_by_address("ann@new.example.org")] == ["P1"]
+    assert (
+        outbox_mails(outbox, "ann@example.org")[-1]["Subject"]
+        == outbox_mails(outbox, "ann@new")[-1]["Subject"]
+    )
+    # Replace Bob by the standby: she takes seat P2 with a fresh code and the current report.
+    assert warpmail("player", "replace", "p1", "bob", "cy@example.org") == 0
+    players = {p.player_id: p for p in store.players("p1")}
+    assert (players["P2"].address, players["P3"].role) == ("cy@example.org", "removed")
+    assert code_matches(code_sent_to(outbox, "cy@example.org"), players["P2"].code_hash)
+    # Robot, then remove.
+    assert warpmail("player", "robot", "p1", "P2", "--level", "admiral") == 0
+    assert next(p.robot for p in store.players("p1") if p.player_id == "P2") == "admiral"
+    assert warpmail("player", "remove", "p1", "P1") == 0
+    removed = next(p for p in store.players("p1") if p.player_id == "P1")
+    assert (removed.role, removed.robot) == ("removed", "cadet")
+    assert warpmail("player", "list", "p1") == 0
+    assert "admiral" in capsys.readouterr().out
+
+
+def test_turn_commands_extend_resend_and_end(console: KeptOpen, capsys: pytest.CaptureFixture[str]) -> None:
+    store, outbox = console.store, console.outbox
+    assert warpmail("game", "create", "t1", "--seed", "2") == 0
+    assert warpmail("player", "invite", "t1", "red@example.org") == 0
+    assert warpmail("game", "start", "t1", "--robots", "cadet") == 0
+    before = store.game("t1")
+    assert before is not None and before.deadline is not None
+    assert warpmail("turn", "extend", "t1", "--hours", "12") == 0
+    after = store.game("t1")
+    assert after is not None and after.deadline is not None
+    assert (after.deadline - before.deadline).total_seconds() == 12 * 3600
+    assert "deadline was extended" in str(outbox_mails(outbox, "red@")[-1]["Subject"])
+    results = len(outbox_mails(outbox, "red@"))
+    assert warpmail("turn", "resend", "t1") == 0
+    assert len(outbox_mails(outbox, "red@")) == results + 1
+    assert "Turn 1" in str(outbox_mails(outbox, "red@")[-1]["Subject"])
+    assert warpmail("turn", "run", "t1", "--force") == 0
+    assert store.game("t1").turn >= 1  # type: ignore[union-attr]
+    assert store.latest_submissions("t1", "turn:1").get(("P2", "turn:1")) is not None, "the robot played"
+    assert warpmail("game", "end", "t1", "--reason", "test over") == 0
+    assert store.game("t1").status == "over"  # type: ignore[union-attr]
+    assert "test over" in outbox_mails(outbox, "red@")[-1].get_body(("plain",)).get_content()  # type: ignore[union-attr]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sets(st.integers(1, 7), min_size=1), st.sampled_from(["short", "long", "number"]))
+def test_weekdays_read_back_as_written(days: set[int], form: str) -> None:
+    def word(day: int) -> str:
+        names = WEEKDAY_NAMES[day - 1]
+        return {"short": names[0], "long": names[-1].upper(), "number": str(day)}[form]
+
+    assert read_weekdays(",".join(word(d) for d in sorted(days))) == tuple(sorted(days))
+
+
+@given(st.integers(1, 7), st.integers(1, 7))
+def test_a_weekday_range_wraps_past_sunday(first: int, last: int) -> None:
+    days = read_weekdays(f"{WEEKDAY_NAMES[first - 1][0]}-{WEEKDAY_NAMES[last - 1][0]}")
+    assert first in days and last in days and len(days) == (last - first) % 7 + 1
+
+
+@given(st.lists(st.floats(0, 1000, allow_nan=False), min_size=1, max_size=5))
+def test_hours_read_largest_first(hours: list[float]) -> None:
+    assert read_hours(",".join(repr(h) for h in hours)) == tuple(sorted(set(hours), reverse=True))
+
+
+@given(st.text(max_size=12))
+def test_bad_input_is_refused_never_raised_otherwise(text: str) -> None:
+    for reader in (read_weekdays, read_hours, read_time):
+        with contextlib.suppress(ConsoleError):
+            reader(text)
+
+
+@given(st.integers(0, 23), st.integers(0, 59))
+def test_times_of_day(hour: int, minute: int) -> None:
+    assert read_time(f"{hour}:{minute:02d}") == f"{hour:02d}:{minute:02d}"
+
+
+def test_a_stack_without_warpmail_outputs_is_refused(
+    console: KeptOpen, capsys: pytest.CaptureFixture[str]
+) -> None:
+    template = {"Resources": {"T": {"Type": "AWS::SNS::Topic"}}, "Outputs": {"TableName": {"Value": "t"}}}
+    console.backend.host.client("cloudformation").create_stack(
+        StackName="other", TemplateBody=json.dumps(template)
+    )
+    err = refused(capsys, "--stack", "other", "game", "list")
+    assert "stack other is not a WarpMail stack: no output" in err
+    assert "cannot read stack missing" in refused(capsys, "--stack", "missing", "game", "list")
+
+
+def test_a_stack_backend_sends_through_the_stacks_configuration_set(console: KeptOpen) -> None:
+    # Given a deployed stack whose outputs name its SES configuration set
+    described = fake_stack("warpmail-staging", "staging", console.backend.host.client)
+    # When the console opens it
+    backend = open_stack("warpmail-staging", None, REGION)
+    # Then its mail goes through that set, as the deployed functions' mail does
+    assert backend.settings.configuration_set == f"{described.table}-sending"
+    assert isinstance(backend.mailer, SesMailer)
+    assert backend.mailer.configuration_set == backend.settings.configuration_set

@@ -1,0 +1,357 @@
+"""The synthesized stack: every property that matters for safety, cost and operation."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from functions.resources import METRICS_NAMESPACE, SERVICE, resources
+from tests.infra.conftest import ENVIRONMENT, MAIL_DOMAIN, OPERATOR, Synthesized
+
+DESCRIBED = resources(ENVIRONMENT, MAIL_DOMAIN).with_configuration_set()
+
+
+def bucket_named(synthesized: Synthesized, name: str) -> tuple[str, dict[str, Any]]:
+    for logical_id, bucket in synthesized.resources("AWS::S3::Bucket").items():
+        if bucket["Properties"].get("BucketName") == name:
+            return logical_id, bucket
+    raise AssertionError(f"no bucket {name}")
+
+
+def refers_to(value: Any, logical_id: str) -> bool:
+    return logical_id in json.dumps(value)
+
+
+def test_the_stack_is_named_after_its_environment(synthesized: Synthesized) -> None:
+    assert synthesized.stack.stack_name == f"WarpMail-{ENVIRONMENT}"
+
+
+def test_every_bucket_is_private_encrypted_versioned_kept_and_tls_only(synthesized: Synthesized) -> None:
+    buckets = synthesized.resources("AWS::S3::Bucket")
+    assert len(buckets) == 3  # mail, state, and their access logs
+    policies = synthesized.resources("AWS::S3::BucketPolicy").values()
+    for logical_id, bucket in buckets.items():
+        properties = bucket["Properties"]
+        assert bucket["DeletionPolicy"] == "Retain" and bucket["UpdateReplacePolicy"] == "Retain"
+        assert properties["PublicAccessBlockConfiguration"] == {
+            "BlockPublicAcls": True,
+            "BlockPublicPolicy": True,
+            "IgnorePublicAcls": True,
+            "RestrictPublicBuckets": True,
+        }
+        encryption = properties["BucketEncryption"]["ServerSideEncryptionConfiguration"]
+        assert encryption[0]["ServerSideEncryptionByDefault"]["SSEAlgorithm"] == "AES256"
+        assert properties["VersioningConfiguration"] == {"Status": "Enabled"}
+        (policy,) = [p for p in policies if refers_to(p["Properties"]["Bucket"], logical_id)]
+        denials = [s for s in policy["Properties"]["PolicyDocument"]["Statement"] if s["Effect"] == "Deny"]
+        assert any(s["Condition"] == {"Bool": {"aws:SecureTransport": "false"}} for s in denials)
+
+
+def test_mail_moves_to_cheaper_storage_and_is_never_deleted(synthesized: Synthesized) -> None:
+    _, mail = bucket_named(synthesized, DESCRIBED.mail_bucket)
+    rules = mail["Properties"]["LifecycleConfiguration"]["Rules"]
+    assert all("ExpirationInDays" not in rule and "NoncurrentVersionExpiration" not in rule for rule in rules)
+    transitions = [t for rule in rules for t in rule.get("Transitions", [])]
+    assert transitions == [{"StorageClass": "GLACIER_IR", "TransitionInDays": 90}]
+    assert "LoggingConfiguration" in mail["Properties"]
+
+
+def test_only_the_kept_results_mail_expires_in_the_state_bucket(synthesized: Synthesized) -> None:
+    _, state = bucket_named(synthesized, DESCRIBED.state_bucket)
+    rules = {rule["Prefix"]: rule for rule in state["Properties"]["LifecycleConfiguration"]["Rules"]}
+    assert rules["results/"]["ExpirationInDays"] == 365
+    assert "ExpirationInDays" not in rules["states/"]
+    assert rules["states/"]["Transitions"] == [{"StorageClass": "GLACIER_IR", "TransitionInDays": 90}]
+
+
+def test_the_table_is_the_described_one_with_recovery_and_protection(synthesized: Synthesized) -> None:
+    table = synthesized.one("AWS::DynamoDB::Table")
+    properties = table["Properties"]
+    spec = DESCRIBED.table_spec
+    assert table["DeletionPolicy"] == "Retain"
+    assert properties["TableName"] == DESCRIBED.table
+    assert properties["BillingMode"] == "PAY_PER_REQUEST"
+    assert properties["PointInTimeRecoverySpecification"] == {"PointInTimeRecoveryEnabled": True}
+    assert properties["DeletionProtectionEnabled"] is True
+    assert properties["TimeToLiveSpecification"] == {"AttributeName": spec.ttl_attribute, "Enabled": True}
+    assert properties["KeySchema"] == [
+        {"AttributeName": spec.partition_key, "KeyType": "HASH"},
+        {"AttributeName": spec.sort_key, "KeyType": "RANGE"},
+    ]
+    indexes = {index["IndexName"]: index for index in properties["GlobalSecondaryIndexes"]}
+    assert set(indexes) == {index.name for index in spec.indexes}
+    for index in spec.indexes:
+        assert indexes[index.name]["KeySchema"] == [
+            {"AttributeName": index.partition_key, "KeyType": "HASH"},
+            {"AttributeName": index.sort_key, "KeyType": "RANGE"},
+        ]
+        assert indexes[index.name]["Projection"] == {"ProjectionType": "ALL"}
+
+
+def test_the_functions_are_the_described_ones_on_arm64_python312(synthesized: Synthesized) -> None:
+    functions = {
+        f["Properties"]["FunctionName"]: f["Properties"]
+        for f in synthesized.resources("AWS::Lambda::Function").values()
+    }
+    assert set(functions) == {DESCRIBED.function_name(spec.key) for spec in DESCRIBED.functions}
+    for spec in DESCRIBED.functions:
+        function = functions[DESCRIBED.function_name(spec.key)]
+        assert function["Architectures"] == ["arm64"] and function["Runtime"] == "python3.12"
+        assert (function["Handler"], function["MemorySize"], function["Timeout"]) == (
+            spec.handler,
+            spec.memory_mb,
+            spec.timeout_s,
+        )
+        assert function["Environment"]["Variables"] == DESCRIBED.handler_environment()
+        assert function["TracingConfig"] == {"Mode": "Active"}
+        assert function["LoggingConfig"]["LogFormat"] == "JSON"
+
+
+def test_every_log_group_has_a_retention(synthesized: Synthesized) -> None:
+    groups = synthesized.resources("AWS::Logs::LogGroup")
+    names = {group["Properties"]["LogGroupName"] for group in groups.values()}
+    assert {f"/aws/lambda/{DESCRIBED.function_name(spec.key)}" for spec in DESCRIBED.functions} <= names
+    assert f"/aws/vendedlogs/states/{DESCRIBED.state_machine}" in names
+    assert all(group["Properties"]["RetentionInDays"] == 30 for group in groups.values())
+    for function in synthesized.resources("AWS::Lambda::Function").values():
+        group = function["Properties"]["LoggingConfig"]["LogGroup"]["Ref"]
+        assert group in groups
+
+
+def test_the_inbound_function_is_started_by_mail_under_inbound_with_a_dead_letter_queue(
+    synthesized: Synthesized,
+) -> None:
+    inbound_id, inbound = next(
+        (i, f)
+        for i, f in synthesized.resources("AWS::Lambda::Function").items()
+        if f["Properties"]["FunctionName"] == DESCRIBED.function_name("inbound")
+    )
+    _, mail = bucket_named(synthesized, DESCRIBED.mail_bucket)
+    (configuration,) = mail["Properties"]["NotificationConfiguration"]["LambdaConfigurations"]
+    assert configuration["Event"] == "s3:ObjectCreated:*"
+    assert configuration["Function"] == {"Fn::GetAtt": [inbound_id, "Arn"]}
+    assert configuration["Filter"]["S3Key"]["Rules"] == [
+        {"Name": "prefix", "Value": DESCRIBED.inbound_prefix}
+    ]
+    ((permission_id, permission),) = synthesized.resources("AWS::Lambda::Permission").items()
+    assert permission["Properties"]["Principal"] == "s3.amazonaws.com"
+    assert permission_id in mail["DependsOn"]
+    assert "SourceAccount" in permission["Properties"]
+    # Async delivery: retried, then parked in an encrypted queue; concurrency bounded
+    dlq = inbound["Properties"]["DeadLetterConfig"]["TargetArn"]["Fn::GetAtt"][0]
+    assert synthesized.template["Resources"][dlq]["Properties"]["SqsManagedSseEnabled"] is True
+    assert inbound["Properties"]["ReservedConcurrentExecutions"] == 5
+    assert refers_to(synthesized.one("AWS::Lambda::EventInvokeConfig"), inbound_id)
+
+
+def test_ses_stores_the_domains_mail_under_inbound_with_scanning(synthesized: Synthesized) -> None:
+    rule = synthesized.one("AWS::SES::ReceiptRule")["Properties"]["Rule"]
+    assert rule["Recipients"] == [MAIL_DOMAIN] and rule["Enabled"] is True and rule["ScanEnabled"] is True
+    (action,) = rule["Actions"]
+    assert action["S3Action"]["ObjectKeyPrefix"] == DESCRIBED.inbound_prefix
+    mail_id, _ = bucket_named(synthesized, DESCRIBED.mail_bucket)
+    assert action["S3Action"]["BucketName"] == {"Ref": mail_id}
+    policy = next(
+        p
+        for p in synthesized.resources("AWS::S3::BucketPolicy").values()
+        if refers_to(p["Properties"]["Bucket"], mail_id)
+    )
+    ses_grant = next(
+        s
+        for s in policy["Properties"]["PolicyDocument"]["Statement"]
+        if s.get("Principal") == {"Service": "ses.amazonaws.com"}
+    )
+    assert ses_grant["Action"] == "s3:PutObject" and "/inbound/*" in json.dumps(ses_grant["Resource"])
+    assert "aws:SourceAccount" in json.dumps(ses_grant["Condition"])
+
+
+def test_sending_suppresses_bouncing_addresses_and_publishes_bounces(synthesized: Synthesized) -> None:
+    configuration_set = synthesized.one("AWS::SES::ConfigurationSet")["Properties"]
+    assert configuration_set["Name"] == DESCRIBED.configuration_set
+    assert sorted(configuration_set["SuppressionOptions"]["SuppressedReasons"]) == ["BOUNCE", "COMPLAINT"]
+    assert configuration_set["ReputationOptions"] == {"ReputationMetricsEnabled": True}
+    destination = synthesized.one("AWS::SES::ConfigurationSetEventDestination")["Properties"][
+        "EventDestination"
+    ]
+    assert sorted(destination["MatchingEventTypes"]) == ["bounce", "complaint"]
+    assert destination["Enabled"] is True and "CloudWatchDestination" in destination
+
+
+def test_the_schedule_starts_the_workflow_at_the_configured_rate_with_a_dead_letter_queue(
+    synthesized: Synthesized,
+) -> None:
+    rule = synthesized.one("AWS::Events::Rule")["Properties"]
+    assert rule["ScheduleExpression"] == f"rate({DESCRIBED.schedule_minutes} minutes)"
+    assert rule["State"] == "ENABLED"
+    (target,) = rule["Targets"]
+    machine_id = next(iter(synthesized.resources("AWS::StepFunctions::StateMachine")))
+    assert target["Arn"] == {"Ref": machine_id}
+    queue_id = target["DeadLetterConfig"]["Arn"]["Fn::GetAtt"][0]
+    assert synthesized.template["Resources"][queue_id]["Type"] == "AWS::SQS::Queue"
+    assert target["RetryPolicy"]["MaximumRetryAttempts"] == 2
+
+
+def test_the_state_machine_logs_everything_and_is_traced(synthesized: Synthesized) -> None:
+    machine = synthesized.one("AWS::StepFunctions::StateMachine")["Properties"]
+    assert machine["StateMachineName"] == DESCRIBED.state_machine
+    assert machine["LoggingConfiguration"]["Level"] == "ALL"
+    assert machine["TracingConfiguration"] == {"Enabled": True}
+    assert machine["StateMachineType"] == "STANDARD"
+
+
+def test_every_queue_is_encrypted_and_tls_only(synthesized: Synthesized) -> None:
+    queues = synthesized.resources("AWS::SQS::Queue")
+    assert len(queues) == 2  # the inbound function's and the schedule's dead letters
+    policies = synthesized.resources("AWS::SQS::QueuePolicy").values()
+    for logical_id, queue in queues.items():
+        assert queue["Properties"]["SqsManagedSseEnabled"] is True
+        assert queue["Properties"]["MessageRetentionPeriod"] == 14 * 24 * 3600
+        (policy,) = [p for p in policies if refers_to(p["Properties"]["Queues"], logical_id)]
+        statements = policy["Properties"]["PolicyDocument"]["Statement"]
+        assert any(
+            s["Effect"] == "Deny" and s["Condition"] == {"Bool": {"aws:SecureTransport": "false"}}
+            for s in statements
+        )
+
+
+def test_the_operations_topic_is_tls_only_takes_alarms_of_this_account_and_mails_the_operator(
+    synthesized: Synthesized,
+) -> None:
+    ((topic_id, topic),) = synthesized.resources("AWS::SNS::Topic").items()
+    # No customer managed key ($1 a month): the acknowledgement says why
+    assert "KmsMasterKeyId" not in topic["Properties"]
+    assert not synthesized.resources("AWS::KMS::Key")
+    (unencrypted,) = [
+        rule
+        for rule in topic["Metadata"]["cdk_nag"]["rules_to_suppress"]
+        if rule["id"] == "AwsSolutions-SNS2"
+    ]
+    assert "player data" in unencrypted["reason"] and "TLS" in unencrypted["reason"]
+    statements = synthesized.one("AWS::SNS::TopicPolicy")["Properties"]["PolicyDocument"]["Statement"]
+    assert any(
+        s["Effect"] == "Deny" and s["Condition"] == {"Bool": {"aws:SecureTransport": "false"}}
+        for s in statements
+    )
+    (publish,) = [s for s in statements if s["Effect"] == "Allow"]
+    assert publish["Principal"] == {"Service": "cloudwatch.amazonaws.com"}
+    assert publish["Action"] == "sns:Publish" and "aws:SourceAccount" in json.dumps(publish["Condition"])
+    subscription = synthesized.one("AWS::SNS::Subscription")["Properties"]
+    assert (subscription["Protocol"], subscription["Endpoint"]) == ("email", OPERATOR)
+    assert subscription["TopicArn"] == {"Ref": topic_id}
+
+
+def alarms(synthesized: Synthesized) -> dict[str, dict[str, Any]]:
+    """The alarms' properties by ``<what>`` (the name less ``warpmail-<env>-``)."""
+    return {
+        a["Properties"]["AlarmName"].removeprefix(f"{SERVICE}-{ENVIRONMENT}-"): a["Properties"]
+        for a in synthesized.resources("AWS::CloudWatch::Alarm").values()
+    }
+
+
+def watched(alarm: dict[str, Any]) -> tuple[str | None, list[dict[str, Any]]]:
+    """(the metric math expression or None, the metrics the alarm reads)."""
+    if "Metrics" not in alarm:
+        keys = ("Namespace", "MetricName", "Dimensions")
+        return None, [{key: alarm[key] for key in keys if key in alarm}]
+    (expression,) = [query["Expression"] for query in alarm["Metrics"] if query.get("ReturnData", True)]
+    return expression, [query["MetricStat"]["Metric"] for query in alarm["Metrics"] if "MetricStat" in query]
+
+
+def logical_id(metric: dict[str, Any]) -> str:
+    value = metric["Dimensions"][0]["Value"]
+    return str(value["Ref"] if "Ref" in value else value["Fn::GetAtt"][0])
+
+
+def test_every_alarm_notifies_the_operator(synthesized: Synthesized) -> None:
+    topic_id = next(iter(synthesized.resources("AWS::SNS::Topic")))
+    found = alarms(synthesized)
+    assert found
+    for what, alarm in found.items():
+        assert alarm["AlarmActions"] == [{"Ref": topic_id}], what
+        assert alarm["TreatMissingData"] == "notBreaching"
+        assert len(alarm["AlarmDescription"]) > 40
+
+
+def test_at_most_ten_alarms_watch_every_failure_the_issue_lists(synthesized: Synthesized) -> None:
+    found = alarms(synthesized)
+    assert set(found) == {
+        "workflow-failed",
+        "games-parked",
+        "inbound-failed",
+        "dead-letters",
+        "function-errors",
+        "function-throttles",
+        "ses-bounce-rate",
+        "ses-complaint-rate",
+    }
+    assert len(found) <= 10  # CloudWatch's always-free tier
+    machine = next(iter(synthesized.resources("AWS::StepFunctions::StateMachine")))
+    expression, metrics = watched(found["workflow-failed"])
+    assert expression == "SUM([m0, m1])"
+    assert {(m["Namespace"], m["MetricName"]) for m in metrics} == {
+        ("AWS/States", "ExecutionsFailed"),
+        ("AWS/States", "ExecutionsTimedOut"),
+    }
+    assert {logical_id(m) for m in metrics} == {machine}
+    queues = set(synthesized.resources("AWS::SQS::Queue"))
+    expression, metrics = watched(found["dead-letters"])
+    assert expression == "MAX([m0, m1])" and found["dead-letters"]["Threshold"] == 1
+    assert {m["MetricName"] for m in metrics} == {"ApproximateNumberOfMessagesVisible"}
+    assert {logical_id(m) for m in metrics} == queues
+    functions = set(synthesized.resources("AWS::Lambda::Function"))
+    for what, name in (("function-errors", "Errors"), ("function-throttles", "Throttles")):
+        expression, metrics = watched(found[what])
+        assert expression == "SUM([m0, m1, m2, m3])"
+        assert {(m["Namespace"], m["MetricName"]) for m in metrics} == {("AWS/Lambda", name)}
+        assert {logical_id(m) for m in metrics} == functions
+    assert found["ses-bounce-rate"]["MetricName"] == "Reputation.BounceRate"
+    assert found["ses-bounce-rate"]["Threshold"] == 0.04
+    assert found["ses-complaint-rate"]["MetricName"] == "Reputation.ComplaintRate"
+    assert found["ses-complaint-rate"]["Threshold"] == 0.0008
+
+
+def test_the_custom_metric_alarms_watch_this_environment_only(synthesized: Synthesized) -> None:
+    found = alarms(synthesized)
+    for what, name in (("games-parked", "GamesParked"), ("inbound-failed", "InboundFailed")):
+        assert (found[what]["Namespace"], found[what]["MetricName"]) == (METRICS_NAMESPACE, name)
+        dimensions = {d["Name"]: d["Value"] for d in found[what]["Dimensions"]}
+        assert dimensions == {"service": SERVICE, "environment": ENVIRONMENT}
+
+
+def test_the_dashboard_shows_every_alarm_within_the_free_tier(synthesized: Synthesized) -> None:
+    dashboard = synthesized.one("AWS::CloudWatch::Dashboard")["Properties"]["DashboardBody"]
+    body = json.dumps(dashboard)
+    for alarm_id in synthesized.resources("AWS::CloudWatch::Alarm"):
+        assert alarm_id in body
+    assert dashboard_metrics(synthesized) <= 50  # CloudWatch's always-free tier: 3 dashboards of 50
+
+
+def dashboard_metrics(synthesized: Synthesized) -> int:
+    """The metrics the dashboard's graphs show (CloudFormation joins the body from strings and
+    references; each reference stands in as "ref" here)."""
+    parts = synthesized.one("AWS::CloudWatch::Dashboard")["Properties"]["DashboardBody"]["Fn::Join"][1]
+    body = json.loads("".join(part if isinstance(part, str) else "ref" for part in parts))
+    return sum(len(widget["properties"].get("metrics", [])) for widget in body["widgets"])
+
+
+def test_the_outputs_the_gm_console_reads(synthesized: Synthesized) -> None:
+    outputs = synthesized.template["Outputs"]
+    keys = {
+        "Environment",
+        "MailDomain",
+        "Sender",
+        "TableName",
+        "MailBucket",
+        "StateBucket",
+        "StateMachineArn",
+    }
+    assert keys | {"InboundFunctionName"} <= set(outputs)
+    assert outputs["Environment"]["Value"] == ENVIRONMENT
+    assert outputs["MailDomain"]["Value"] == MAIL_DOMAIN
+    assert outputs["Sender"]["Value"] == DESCRIBED.sender
+    table_id = next(iter(synthesized.resources("AWS::DynamoDB::Table")))
+    assert outputs["TableName"]["Value"] == {"Ref": table_id}
+    assert outputs["MailBucket"]["Value"] == {"Ref": bucket_named(synthesized, DESCRIBED.mail_bucket)[0]}
+    assert outputs["StateMachineArn"]["Value"] == {
+        "Ref": next(iter(synthesized.resources("AWS::StepFunctions::StateMachine")))
+    }
