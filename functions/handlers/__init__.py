@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Protocol
 
 from functions.resources import ENVIRONMENT_DIMENSION, ENVIRONMENT_VARIABLE, MissingSettingError
 
@@ -14,6 +15,32 @@ TRACED_MODULES = ("botocore",)
 """What Powertools Tracer patches for X-Ray: the AWS calls, the only calls the functions make.
 By default it patches every library the X-Ray SDK knows, importing those it finds (requests,
 sqlite3, http.client, ...) into each cold start (benchmarks/import_time.py)."""
+
+
+class Cached(Protocol):
+    """A ``functools.cache``d factory."""
+
+    def __call__(self) -> Any: ...
+    def cache_clear(self) -> None: ...
+
+
+CONTAINER_CACHES: list[Cached] = []
+"""What the handler modules make once per Lambda container from its environment (settings,
+clients); each module adds its own factories here."""
+
+
+def container_cache(factory: Callable[[], Any]) -> Any:
+    """Record a cached factory in ``CONTAINER_CACHES`` (use under ``@cache``)."""
+    CONTAINER_CACHES.append(factory)  # type: ignore[arg-type]  # functools' cache wrapper
+    return factory
+
+
+def new_container() -> None:
+    """Forget what the handlers made from their environment, as a new container would. Lambda
+    never changes a container's environment; a local host starting in a process that ran another
+    deployment's handlers before (one test after another) does."""
+    for factory in CONTAINER_CACHES:
+        factory.cache_clear()
 
 
 def tag_environment(metrics: Metrics) -> None:

@@ -24,7 +24,7 @@ from aws_lambda_powertools.metrics import MetricUnit
 from aws_lambda_powertools.utilities.typing import LambdaContext
 from pydantic import AfterValidator, AliasPath, BaseModel, ConfigDict, Field
 
-from functions.handlers import TRACED_MODULES, tag_environment
+from functions.handlers import TRACED_MODULES, container_cache, tag_environment
 from functions.host.inbound import InboundOutcome, receive
 from functions.mail.ses import Mailer, SesMailer
 from functions.resources import Settings
@@ -54,6 +54,7 @@ class S3Notification(BaseModel):
     records: list[StoredMail] = Field(validation_alias="Records")
 
 
+@container_cache
 @cache
 def dependencies() -> tuple[Settings, Store, Mailer, Any]:
     """Made once per Lambda container, from its environment."""

@@ -20,7 +20,7 @@ from aws_lambda_powertools import Logger, Metrics, Tracer
 from aws_lambda_powertools.metrics import MetricUnit
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
 
-from functions.handlers import TRACED_MODULES, tag_environment
+from functions.handlers import TRACED_MODULES, container_cache, tag_environment
 from functions.resources import METRICS_NAMESPACE, SERVICE, Settings
 from functions.store import Store
 
@@ -68,16 +68,19 @@ class FailedGame(GameEvent):
     error: Failure = Failure()
 
 
+@container_cache
 @cache
 def settings() -> Settings:
     return Settings.from_environment()
 
 
+@container_cache
 @cache
 def store() -> Store:
     return Store(settings())
 
 
+@container_cache
 @cache
 def mailer() -> Mailer:
     # Imported here: only process_game sends mail, and find_due runs every 5 minutes.

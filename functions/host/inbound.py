@@ -49,10 +49,10 @@ from pydantic import BaseModel, ConfigDict
 from engine.core.mailgame import Earlier, MailGame
 from engine.core.orderblock import Header, find_block
 from engine.games import MAIL_GAMES
-from functions.host.deadlines import deadline_text
+from functions.host.deadlines import deadline_attachments, deadline_text
 from functions.mail.body import BodyText, order_text, read_message, sender, subject
 from functions.mail.codes import code_matches
-from functions.mail.compose import OutgoingMail, compose, game_from_address
+from functions.mail.compose import Attachment, OutgoingMail, compose, game_from_address
 from functions.mail.safety import is_automatic, safety_failure
 from functions.mail.ses import Mailer
 from functions.render.jinja import environment
@@ -182,6 +182,7 @@ class Inbound:
         game: GameRecord | None = None,
         player: PlayerRecord | None = None,
         kind: Literal["ack", "notice"] = "notice",
+        attachments: tuple[Attachment, ...] = (),
     ) -> str:
         """A mail answering this one (threaded with it)."""
         return self.send(
@@ -190,6 +191,7 @@ class Inbound:
                 subject=subject,
                 text=text,
                 html=html,
+                attachments=attachments,
                 game_id=game.game_id if game is not None else None,
                 player_id=player.player_id if player is not None else None,
                 in_reply_to=self.message_id,
@@ -429,7 +431,8 @@ def _acknowledge(
         )
     ack_text, ack_html = ACK_RENDERERS[game.game](reading.ack)
     subject = mail.reply_subject(f"Orders for turn {reading.turn}")
-    mail.reply(player.address, subject, ack_text, ack_html, game, player, kind="ack")
+    calendar = deadline_attachments(game, player)
+    mail.reply(player.address, subject, ack_text, ack_html, game, player, kind="ack", attachments=calendar)
     mail.log("in", mail.address, game.game_id, reading.verdict)
     scopes = tuple(part.scope for part in reading.parts)
     status: Literal["accepted", "acknowledged"] = "accepted" if reading.submitted else "acknowledged"

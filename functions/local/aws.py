@@ -37,6 +37,7 @@ from moto import mock_aws
 from moto.awslambda.models import LambdaFunction
 from moto.core.models import DEFAULT_ACCOUNT_ID
 
+from functions.handlers import new_container
 from functions.resources import Resources
 from functions.store import provision
 
@@ -186,6 +187,7 @@ class LocalAws:
         environment = local_environment(self.resources.region)
         self._saved_environment = {name: os.environ.get(name) for name in environment}
         os.environ.update(environment)
+        new_container()
         logging.getLogger("moto.stepfunctions").setLevel(logging.CRITICAL)
         self._mock = mock_aws(config={"stepfunctions": {"execute_state_machine": True}})
         self._mock.start()

@@ -233,6 +233,8 @@ def test_orders_from_the_registered_address_with_the_code_are_stored_and_acknowl
     assert ack["Subject"] == "[WarpWar g1] Re: Orders"
     assert "The order is understood" in text_of(ack)
     assert "Deadline: Sat 8 Mar 2025, 18:00 UTC" in text_of(ack)
+    [calendar] = [part for part in ack.iter_attachments() if part.get_content_type() == "text/calendar"]
+    assert "DTSTART:20250308T180000Z" in calendar.get_content()
     assert [(e.direction, e.game_id) for e in store.log] == [("out", "g1"), ("in", "g1")]
     assert store.log[1].key == "inbound/1"
 
