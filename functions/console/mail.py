@@ -39,17 +39,8 @@ def send(backend: Backend, mail: OutgoingMail, now: datetime, reason: str) -> Se
         sent = sent.model_copy(update={"outbox_id": backend.mailer.send(message)})
     except MailNotSent as error:
         sent = sent.model_copy(update={"error": str(error)})
-    backend.store.log_mail(
-        MailLogEntry(
-            game_id=mail.game_id,
-            at=now,
-            direction="out",
-            address=mail.to,
-            subject=sent.subject,
-            reason=f"{NOT_SENT}{sent.error}" if sent.error else reason,
-            key=sent.outbox_id,
-        )
-    )
+    logged = f"{NOT_SENT}{sent.error}" if sent.error else reason
+    backend.store.log_mail(MailLogEntry.sent(message, mail.game_id, now, logged, sent.outbox_id))
     return sent
 
 

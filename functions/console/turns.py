@@ -193,17 +193,7 @@ def _send_again(
     except MailNotSent as error:
         sent = sent.model_copy(update={"error": str(error)})
     reason = f"{NOT_SENT}{sent.error}" if sent.error else f"results sent again by the GM ({sent.outbox_id})"
-    backend.store.log_mail(
-        MailLogEntry(
-            game_id=game.game_id,
-            at=now,
-            direction="out",
-            address=player.address,
-            subject=sent.subject,
-            reason=reason,
-            key=key,
-        )
-    )
+    backend.store.log_mail(MailLogEntry.sent(message, game.game_id, now, reason, key))
     return sent
 
 

@@ -173,17 +173,7 @@ def send(
     """Compose and send ``mail``, and log it with ``reason``; returns the outbox id."""
     message = compose(mail, settings.sender, settings.mail_domain, now)
     sent_id = mailer.send(message)
-    store.log_mail(
-        MailLogEntry(
-            game_id=mail.game_id,
-            at=now,
-            direction="out",
-            address=mail.to,
-            subject=str(message["Subject"]),
-            reason=reason,
-            key=sent_id,
-        )
-    )
+    store.log_mail(MailLogEntry.sent(message, mail.game_id, now, reason, sent_id))
     return sent_id
 
 

@@ -348,17 +348,7 @@ def send_once(
     except Exception:
         store.forget(key)
         raise
-    store.log_mail(
-        MailLogEntry(
-            game_id=outgoing.game_id,
-            at=now,
-            direction="out",
-            address=outgoing.to,
-            subject=str(message["Subject"]),
-            reason=f"{reason} ({outbox_id})",
-            key=key,
-        )
-    )
+    store.log_mail(MailLogEntry.sent(message, outgoing.game_id, now, f"{reason} ({outbox_id})", key))
     return True
 
 

@@ -7,6 +7,8 @@ timezone-aware and kept in UTC.
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from email.message import EmailMessage
+from email.utils import parseaddr
 from typing import Annotated, Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -278,3 +280,18 @@ class MailLogEntry(Record):
     subject: str
     reason: str = ""
     key: str = ""
+
+    @classmethod
+    def sent(
+        cls, message: EmailMessage, game_id: str | None, at: datetime, reason: str, key: str
+    ) -> MailLogEntry:
+        """The entry of ``message``, sent: to the address in its ``To``, under its ``Subject``."""
+        return cls(
+            game_id=game_id,
+            at=at,
+            direction="out",
+            address=parseaddr(str(message["To"]))[1],
+            subject=str(message["Subject"]),
+            reason=reason,
+            key=key,
+        )

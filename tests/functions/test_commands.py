@@ -17,6 +17,7 @@ from functions.host import commands
 from functions.host.commands import Command, checked_body, find_command, message_text
 from functions.host.dates import read_date, read_days, read_period, read_zone, zone_suggestions
 from functions.host.schedule import deadline_after
+from functions.mail.body import read_message
 from functions.mail.codes import code_matches
 from functions.mail.compose import Attachment, OutgoingMail, compose
 from functions.store import GameRecord, GameSetup, KeptResults, NewSubmission, PlayerRecord
@@ -210,14 +211,15 @@ def test_report_sends_the_latest_results_mail_again_to_the_registered_address() 
     kept = KeptResults(game_id="g1", player_id="P1", version=7, at=NOW, subject=str(sent["Subject"]))
     store.results[("g1", "P1")] = (kept, sent.as_bytes())
     # When Red asks for a REPORT
-    outcome = deliver(store, raw_mail("REPORT"), mailer)
+    asked = raw_mail("REPORT")
+    outcome = deliver(store, asked, mailer)
     # Then that mail comes again, to Red's registered address, as a new message
     again = mailer.sent[0]
     assert outcome.reason == "REPORT: the results of version 7 sent again"
     assert (again["To"], again["Subject"]) == (RED, sent["Subject"])
     assert again["Message-ID"] != sent["Message-ID"]
     assert (again["Auto-Submitted"], sent["Auto-Submitted"]) == ("auto-replied", "auto-generated")
-    assert again["In-Reply-To"] is not None and again["In-Reply-To"] != sent["In-Reply-To"]
+    assert again["In-Reply-To"] == read_message(asked)["Message-ID"]
     assert text_of(again).strip() == "Your results"
     assert [p.get_filename() for p in again.iter_attachments()] == ["g1-turn-3.json"]
     assert [(e.direction, e.reason) for e in store.log] == [
