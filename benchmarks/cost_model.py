@@ -46,8 +46,6 @@ from pathlib import Path
 from typing import Any
 from unittest.mock import patch
 
-import boto3
-
 from benchmarks.timing import machine, table
 from engine.core.mailgame import combat_parts
 from engine.warpwar import robot
@@ -55,6 +53,7 @@ from engine.warpwar.game import Setup, WarpWar
 from engine.warpwar.mapgen import MapSpec
 from engine.warpwar.state import GameConfig, GameState, PlayerSpec, Scenario, Visibility
 from engine.warpwar.views import player_view
+from functions import clients
 from functions.host import turns
 from functions.local.host import LocalHost
 from functions.mail.codes import hash_code
@@ -154,8 +153,7 @@ class Meter:
 
     def install(self) -> None:
         """Hook every client made from now on (the handlers make theirs on first use)."""
-        boto3.setup_default_session()
-        session = boto3.DEFAULT_SESSION._session  # the botocore session every boto3.client shares
+        session = clients.session()  # the botocore session the handlers and the local host share
         session.register("before-parameter-build", self._before)
         session.register("after-call", self._after)
 

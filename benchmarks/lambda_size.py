@@ -6,10 +6,11 @@ boto3) is under 20 MB unzipped.
 Builds the packages exactly as the CDK app does (infra/bundle.py): pyproject's ``[project]``
 dependencies pinned by .ci/constraints.txt, installed for the Lambda platform (arm64, ``pip install
 --target --platform --only-binary=:all:``), less what the Lambda Python runtime ships and what only
-the GM's console uses, plus the project's ``engine`` and ``functions`` packages. Two packages:
-``rendering`` for process_game (with the map rasteriser), ``plain`` for the other functions.
-Prints the unzipped size of each package by distribution, zipped sizes, and what could still be
-left out. ``--quick`` measures the project's own packages only (no download).
+the GM's console uses, plus the project's ``engine`` and ``functions`` packages, compiled by the
+runtime's Python (the project's sources kept, the dependencies' replaced by their bytecode). Two
+packages: ``rendering`` for process_game (with the map rasteriser), ``plain`` for the other
+functions. Prints the unzipped size of each package by distribution, zipped sizes, and what could
+still be left out. ``--quick`` measures the project's own sources only (no download, no bytecode).
 
 The platform follows the runtime: python3.11 runs on Amazon Linux 2 (glibc 2.26), so only
 manylinux wheels up to ``manylinux_2_26`` load there; python3.12 and later run on Amazon Linux
@@ -52,9 +53,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"Lambda deployment size, {runtime} on arm64 (unzipped; zipped with deflate)")
     with tempfile.TemporaryDirectory() as scratch:
         site = keep or Path(scratch) / "site"
+        interpreter = None
         if not quick:
             try:
+                interpreter = bundle.runtime_interpreter(runtime)
                 bundle.install(site, runtime)
+            except bundle.InterpreterError as error:
+                print(error)
+                return 1
             except bundle.InstallError as error:
                 print(error)
                 print(f"({runtime}'s Amazon Linux has glibc 2.{bundle.GLIBC_MINOR[runtime]}: a wheel for a")
@@ -62,7 +68,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                     " newer manylinux, as Pillow 13's arm64 wheel is (manylinux_2_27), does not load there)"
                 )
                 return 1
-        packages = {package: _contents(site, package, quick) for package in bundle.Package}
+        packages = {
+            package: _built(site, Path(scratch) / package, package, interpreter) for package in bundle.Package
+        }
         sizes = {package: _sizes(files) for package, files in packages.items()}
         zipped = {package: _zipped_size(_all(files)) for package, files in packages.items()}
         trims = [(what, _matched_size(site, patterns)) for what, patterns in TRIMS]
@@ -85,12 +93,30 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
-def _contents(site: Path, package: bundle.Package, quick: bool) -> dict[str, list[Path]]:
-    """What ``package`` ships, by distribution, as infra/bundle.py selects it."""
-    found = {} if quick else bundle.kept_distributions(site, package)
-    for name in bundle.PROJECT_PACKAGES:
-        found[f"{name}/ (this project)"] = bundle.project_files(packages=(name,))
+def _built(
+    site: Path, output: Path, package: bundle.Package, interpreter: str | None
+) -> dict[str, list[Path]]:
+    """``package`` built into ``output`` as infra/bundle.py builds it (compiled if ``interpreter``),
+    its files by distribution: each top-level folder or module belongs to the distribution that
+    installed it."""
+    owners = {f"{name}/": f"{name}/ (this project)" for name in bundle.PROJECT_PACKAGES}
+    for name, files in bundle.kept_distributions(site, package).items():
+        owners |= {_top(file.relative_to(site)): name for file in files}
+    bundle.assemble(output, site, package)
+    if interpreter:
+        bundle.compile_package(output, interpreter)
+    found: dict[str, list[Path]] = {}
+    for file in sorted(output.rglob("*")):
+        if file.is_file():
+            found.setdefault(owners[_top(file.relative_to(output))], []).append(file)
     return found
+
+
+def _top(path: Path) -> str:
+    """The top-level folder ("pydantic/") or module ("typing_extensions", source or bytecode) of a path."""
+    if len(path.parts) > 1:
+        return f"{path.parts[0]}/"
+    return path.name.removesuffix(".pyc").removesuffix(".py")
 
 
 def _who(package: bundle.Package) -> str:

@@ -154,6 +154,9 @@ class Resources(Frozen):
             ENVIRONMENT_VARIABLE: self.env,
             "POWERTOOLS_SERVICE_NAME": SERVICE,
             "POWERTOOLS_METRICS_NAMESPACE": METRICS_NAMESPACE,
+            # The functions use no pydantic plugin: without this, the first model built reads the
+            # entry points of every installed distribution to find some (docs/performance.md).
+            "PYDANTIC_DISABLE_PLUGINS": "__all__",
         }
 
     def metric_dimensions(self) -> dict[str, str]:

@@ -1,10 +1,14 @@
 """The Lambda packages, built without Docker: pip installs pyproject's ``[project]`` dependencies,
 pinned by .ci/constraints.txt, as wheels for the Lambda platform (arm64, the runtime's Python and
-glibc), and the project's ``engine`` and ``functions`` packages are copied beside them.
+glibc), and the project's ``engine`` and ``functions`` packages are copied beside them. The package
+is then compiled to bytecode by the runtime's own Python (:func:`compile_package`): Lambda cannot
+write ``.pyc`` files (its file system is read-only) but reads those it is given, and without them
+every cold start compiles every module it imports.
 
-Left out: what the Lambda Python runtime ships (boto3 and its dependencies) and what only the
-GM's console uses. Two packages: ``rendering`` for process_game, which draws the maps, and
-``plain`` for the other functions, without the map rasteriser (:data:`RENDERING_ONLY`).
+Left out: what the Lambda Python runtime ships (boto3 and its dependencies), what only the GM's
+console uses, and the distributions' own test suites. Two packages: ``rendering`` for process_game,
+which draws the maps, and ``plain`` for the other functions, without the map rasteriser
+(:data:`RENDERING_ONLY`).
 
 CDK builds each package through infra/assets.py when it synthesizes a stack it deploys (so
 ``cdk deploy`` needs PyPI). The asset hash is computed from the inputs (:func:`source_hash`): an
@@ -15,6 +19,7 @@ measures the packages with the same code.
 from __future__ import annotations
 
 import hashlib
+import os
 import shutil
 import subprocess
 import sys
@@ -39,10 +44,14 @@ CONSOLE_ONLY = frozenset(
     {"typer", "rich", "click", "shellingham", "markdown-it-py", "mdurl", "pygments", "annotated-doc"}
 )
 """Distributions only the GM's console (the ``warpmail`` command line) imports."""
-RENDERING_ONLY = frozenset({"pillow", "resvg-py"})
+RENDERING_ONLY = frozenset({"resvg-py"})
 """The map rasterisers: only process_game draws maps."""
 GLIBC_MINOR = {"python3.11": 26, "python3.12": 34, "python3.13": 34}
 """The glibc of each runtime's Amazon Linux: 2 for python3.11, 2023 from python3.12."""
+INTERPRETER_VARIABLE = "WARPMAIL_LAMBDA_PYTHON"
+"""The path of the runtime's Python, for a machine where it is neither on PATH nor a pyenv version."""
+TEST_SUITES = "tests"
+"""The folder of a distribution's own tests (icalendar ships 1.3 MB of them): no function imports it."""
 
 
 class Package(StrEnum):
@@ -93,7 +102,8 @@ def platforms(runtime: str = RUNTIME) -> list[str]:
 
 def pip_command(target: Path, runtime: str = RUNTIME, specs: Iterable[str] | None = None) -> list[str]:
     """``pip install`` of the requirements into ``target``: wheels only, for the Lambda platform,
-    pinned by the constraints file, no bytecode (Lambda writes none and would not use it)."""
+    pinned by the constraints file, no bytecode (pip's Python is not the runtime's: see
+    :func:`compile_package`)."""
     return [
         sys.executable,
         "-m",
@@ -131,7 +141,8 @@ def install(target: Path, runtime: str = RUNTIME) -> None:
 
 
 def distribution_files(site: Path) -> dict[str, list[Path]]:
-    """The files of each distribution installed in ``site``, from its RECORD (no ``__pycache__``)."""
+    """The files of each distribution installed in ``site``, from its RECORD (no ``__pycache__``, no test
+    suite)."""
     files: dict[str, list[Path]] = defaultdict(list)
     for record in sorted(site.glob("*.dist-info/RECORD")):
         name = normalise(record.parent.name.removesuffix(".dist-info").rsplit("-", 1)[0])
@@ -139,9 +150,13 @@ def distribution_files(site: Path) -> dict[str, list[Path]]:
             path = line.rsplit(",", 2)[0]
             file = site / path
             # "../" paths are scripts pip put outside the target: no function runs them.
-            if not path.startswith("..") and "__pycache__" not in file.parts and file.is_file():
+            if not path.startswith("..") and _shipped(file.relative_to(site)) and file.is_file():
                 files[name].append(file)
     return dict(files)
+
+
+def _shipped(path: Path) -> bool:
+    return "__pycache__" not in path.parts and path.parts[1:2] != (TEST_SUITES,)
 
 
 def installed_versions(site: Path) -> dict[str, str]:
@@ -207,6 +222,87 @@ def assemble(output: Path, site: Path, package: Package, root: Path = ROOT) -> N
         _copy(file, output / file.relative_to(root))
 
 
+class InterpreterError(RuntimeError):
+    """No Python of the runtime's version to compile the package's bytecode with."""
+
+
+def runtime_interpreter(runtime: str = RUNTIME, environ: Mapping[str, str] = os.environ) -> str:
+    """The runtime's Python on this machine (the ``.pyc`` format changes with each version): the one
+    :data:`INTERPRETER_VARIABLE` names if it is set, else ``python3.12`` on PATH, else pyenv's."""
+    version = runtime.removeprefix("python")
+    tried = _interpreter_candidates(runtime, environ)
+    for candidate in tried:
+        if _reports_version(candidate, version):
+            return candidate
+    raise InterpreterError(
+        f"Building the Lambda packages needs Python {version} (the {runtime} runtime's) to compile their"
+        f" bytecode, and none was found (tried: {', '.join(tried) or f'no {runtime} on PATH, no pyenv'})."
+        f" Install Python {version} so that `{runtime}` is on PATH (or `pyenv install {version}`),"
+        f" or set {INTERPRETER_VARIABLE} to its path."
+    )
+
+
+def _interpreter_candidates(runtime: str, environ: Mapping[str, str]) -> list[str]:
+    if INTERPRETER_VARIABLE in environ:
+        return [environ[INTERPRETER_VARIABLE]]
+    search = environ.get("PATH", os.defpath)
+    candidates = [shutil.which(runtime, path=search)]
+    pyenv = shutil.which("pyenv", path=search)
+    if pyenv:
+        # pyenv's shims refuse a version that is not selected: ask for its folder instead.
+        done = _run([pyenv, "prefix", runtime.removeprefix("python")])
+        if done and done.returncode == 0 and done.stdout.strip():
+            candidates.append(str(Path(done.stdout.split()[0]) / "bin" / runtime))
+    return [candidate for candidate in candidates if candidate]
+
+
+def _reports_version(interpreter: str, version: str) -> bool:
+    done = _run([interpreter, "-c", "import sys; print('%d.%d' % sys.version_info[:2])"])
+    return done is not None and done.returncode == 0 and done.stdout.strip() == version
+
+
+def _run(command: list[str]) -> subprocess.CompletedProcess[str] | None:
+    try:
+        return subprocess.run(command, capture_output=True, text=True, timeout=60, check=False)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+
+
+class CompileError(RuntimeError):
+    """The runtime's Python could not compile a file of the package."""
+
+
+def compile_package(output: Path, interpreter: str) -> None:
+    """Compile the package in ``output`` with ``interpreter`` (the runtime's Python).
+
+    The project's modules keep their sources, for tracebacks, with their ``.pyc`` in ``__pycache__``.
+    The dependencies' legacy ``.pyc`` (``compileall -b``, beside the source) replace their sources:
+    with both, the rendering package would be 25.1 MB, over its 20 MB. The ``.pyc`` are
+    unchecked-hash ones: the CDK asset zip fixes every file's time, which would make timestamp-checked
+    ones look stale, and the package never changes once built.
+    """
+    project = [output / name for name in PROJECT_PACKAGES if (output / name).exists()]
+    dependencies = sorted(
+        path for path in output.iterdir() if path not in project and not path.name.endswith(".dist-info")
+    )
+    _compileall(interpreter, project)
+    _compileall(interpreter, dependencies, "-b")
+    for path in dependencies:
+        for source in [path] if path.is_file() else path.rglob("*.py"):
+            if source.suffix == ".py" and source.with_suffix(".pyc").is_file():
+                source.unlink()
+
+
+def _compileall(interpreter: str, paths: Iterable[Path], *options: str) -> None:
+    targets = [str(path) for path in paths]
+    if not targets:
+        return
+    command = [interpreter, "-m", "compileall", "-q", "-j0", "--invalidation-mode", "unchecked-hash"]
+    done = subprocess.run([*command, *options, *targets], capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise CompileError(f"{interpreter} could not compile the Lambda package:\n{done.stdout}{done.stderr}")
+
+
 def _copy(source: Path, destination: Path) -> None:
     destination.parent.mkdir(parents=True, exist_ok=True)
     shutil.copy2(source, destination)
@@ -225,5 +321,7 @@ def installed_site(runtime: str = RUNTIME) -> Path:
 
 
 def build(output: Path, package: Package, runtime: str = RUNTIME) -> None:
-    """Build ``package`` into ``output``."""
+    """Build ``package`` into ``output``, compiled by the runtime's Python (found before pip runs)."""
+    interpreter = runtime_interpreter(runtime)
     assemble(output, installed_site(runtime), package)
+    compile_package(output, interpreter)

@@ -3,6 +3,8 @@ its table. Timings are never asserted: they depend on the machine."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from benchmarks import classic_turn, large_blind_turn, scaling
@@ -112,5 +114,9 @@ def test_cost_model_prices_a_game_turn_and_the_idle_month(capsys: pytest.Capture
     assert "one game-turn, 2 players" in out
     for service in ("Lambda inbound", "Lambda process_game", "Step Functions", "DynamoDB", "S3", "SES"):
         assert service in out
+    # And the calls are really counted: the meter hooks the clients the handlers make
+    assert re.search(r"DynamoDB requests +[1-9][\d.]* WRU, [1-9][\d.]* RRU", out)
+    assert re.search(r"S3 requests +[1-9][\d.]* writes", out)
+    assert re.search(r"SES +[1-9][\d.]* sent", out)
     assert "idle deployment, per month" in out
     assert "target: idle < $1 a month" in out

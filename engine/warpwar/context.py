@@ -191,8 +191,8 @@ class Step:
         others = tuple(sorted(v for v in viewers if v != ship.owner))
         if not others:
             return
+        # One frozen sighting shared by every viewer, as state copies share them.
+        seen = Sighting(ship=ship.uid, owner=ship.owner, hex=hex_, turn=self.turn)
         for viewer in others:
-            self.knowledge(viewer).sightings[ship.uid] = Sighting(
-                ship=ship.uid, owner=ship.owner, hex=hex_, turn=self.turn
-            )
+            self.knowledge(viewer).sightings[seen.ship] = seen
         self.emit(self.event(ShipSighted, others, ship=ship.uid, owner=ship.owner, hex=hex_))

@@ -18,12 +18,12 @@ from functools import cache
 from typing import Annotated, Any
 from urllib.parse import unquote_plus
 
-import boto3
 from aws_lambda_powertools import Logger, Metrics, Tracer
 from aws_lambda_powertools.metrics import MetricUnit
 from aws_lambda_powertools.utilities.typing import LambdaContext
 from pydantic import AfterValidator, AliasPath, BaseModel, ConfigDict, Field
 
+from functions import clients
 from functions.handlers import TRACED_MODULES, container_cache, tag_environment
 from functions.host.inbound import InboundOutcome, receive
 from functions.mail.ses import Mailer, SesMailer
@@ -59,7 +59,7 @@ class S3Notification(BaseModel):
 def dependencies() -> tuple[Settings, Store, Mailer, Any]:
     """Made once per Lambda container, from its environment."""
     settings = Settings.from_environment()
-    s3 = boto3.client("s3")
+    s3 = clients.client("s3")
     return settings, Store(settings, s3=s3), SesMailer(configuration_set=settings.configuration_set), s3
 
 

@@ -32,11 +32,11 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-import boto3
 from moto import mock_aws
 from moto.awslambda.models import LambdaFunction
 from moto.core.models import DEFAULT_ACCOUNT_ID
 
+from functions import clients
 from functions.handlers import new_container
 from functions.resources import Resources
 from functions.store import provision
@@ -228,9 +228,10 @@ class LocalAws:
                 os.environ[name] = value
 
     def client(self, service: str) -> Any:
-        """One boto3 client per service while moto runs: making one costs about 0.2 s."""
+        """One client per service while moto runs, from the handlers' botocore session (one
+        session for every call the host and its handlers make)."""
         if service not in self._clients:
-            self._clients[service] = boto3.client(service, region_name=self.resources.region)
+            self._clients[service] = clients.client(service, self.resources.region)
         return self._clients[service]
 
     def _role(self, service: str) -> str:

@@ -168,7 +168,7 @@ class LocalHost:
         self.folder_lock.release()
 
     def client(self, service: str) -> Any:
-        """A boto3 client on the emulated AWS (valid while the host runs)."""
+        """A botocore client on the emulated AWS (valid while the host runs)."""
         return self.aws.client(service)
 
     @property

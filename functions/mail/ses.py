@@ -12,8 +12,9 @@ from email.message import EmailMessage
 from email.utils import getaddresses, parseaddr
 from typing import Any, Protocol
 
-import boto3
 from botocore.exceptions import BotoCoreError, ClientError
+
+from functions import clients
 
 MAX_MESSAGE_BYTES = 40 * 1024 * 1024
 """SES v2's limit for a raw message, encoded, headers included."""
@@ -50,7 +51,7 @@ class SesMailer:
     """Sends through SES v2 ``SendEmail`` with the raw MIME message, as composed."""
 
     def __init__(self, client: Any = None, configuration_set: str | None = None) -> None:
-        self.client = client if client is not None else boto3.client("sesv2")
+        self.client = client if client is not None else clients.client("sesv2")
         self.configuration_set = configuration_set
 
     def send(self, message: EmailMessage) -> str:

@@ -1,10 +1,11 @@
 """Draw a ``Picture`` (engine/core/picture.py) as a zoomable SVG, and as a PNG rendered from it.
 
 The map is drawn once, as SVG; the PNG is that SVG rendered by resvg, so the two always show
-the same thing. The PNG is ``WIDTH`` pixels wide (a phone shows it at full width and lets the
-reader zoom); the SVG has the same ``viewBox`` and scales to its container. Text is set in the
-bundled DejaVu Sans (functions/render/fonts): the layout measures it with that font's widths,
-and resvg loads that font and no system font, so the PNG is the same bytes on every machine.
+the same thing. The PNG is ``WIDTH`` pixels wide, the width of a mail's column (a phone shows it
+at full width and lets the reader zoom); the SVG has the same ``viewBox`` and scales to its
+container, and is attached for zooming further. Text is set in the bundled DejaVu Sans
+(functions/render/fonts): the layout measures it with that font's widths, and resvg loads that
+font and no system font, so the PNG is the same bytes on every machine.
 """
 
 from __future__ import annotations
@@ -21,7 +22,9 @@ import resvg_py
 from engine.core.picture import Arrow, LegendEntry, Marker, Picture, Point
 from functions.render import fonts
 
-WIDTH = 800
+WIDTH = 600
+"""The PNG's width: mail clients lay HTML mail out in a column of 600-650 pixels, so a wider image
+is only scaled down there; and resvg's PNG encoding, most of a report's time, grows with the pixels."""
 MARGIN = 14
 DETAIL_SCALE = 16.0
 """Pixels per cell radius below which detail labels (fleet names) are left out: on a large

@@ -160,8 +160,9 @@ class GameRecord(Record):
     round_hours: float = Field(2, gt=0)
     failures: int = 0
     parked: str | None = None
-    setup: GameSetup = GameSetup()
-    schedule: Schedule = Schedule()
+    # Factories, not instances: an instance made here would build both validators at import.
+    setup: GameSetup = Field(default_factory=GameSetup)
+    schedule: Schedule = Field(default_factory=Schedule)
     gm_address: str = ""
     """Where the host alerts the GM (missed turns, a parked game); "" : the host's own sender."""
     committed_at: UtcDatetime | None = None

@@ -10,18 +10,17 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime, timedelta
-from decimal import Decimal
 from typing import Any
 
-import boto3
-from boto3.dynamodb.types import TypeDeserializer, TypeSerializer
 from botocore.exceptions import ClientError
 
 # The module, not its names: functions/host/schedule.py reads records from this package, which
 # may be what is importing this module.
+from functions import clients
 from functions.host import schedule
 from functions.resources import GSI1, GSI1PK, GSI1SK, GSI2, GSI2PK, GSI2SK, PK, SK, TTL_ATTRIBUTE, Settings
 from functions.store import keys
+from functions.store.attributes import Item, from_item, to_item
 from functions.store.records import (
     GameRecord,
     KeptResults,
@@ -35,11 +34,6 @@ from functions.store.records import (
 INLINE_LIMIT = 300_000
 SUBMISSION_ATTEMPTS = 5
 
-_serializer = TypeSerializer()
-_deserializer = TypeDeserializer()
-
-Item = dict[str, Any]
-
 
 class GameExistsError(Exception):
     """create_game for a game id that is taken."""
@@ -51,26 +45,6 @@ class GameNotFoundError(LookupError):
 
 class PlayerNotFoundError(LookupError):
     """update_player for a player the game does not have."""
-
-
-def _to_dynamo(values: Item) -> Item:
-    return {name: _serializer.serialize(_number(value)) for name, value in values.items()}
-
-
-def _number(value: Any) -> Any:
-    """DynamoDB numbers are decimals: boto3 refuses a float (``GameRecord.turn_hours``, and
-    nested ones: ``Schedule.min_hours``, ``Schedule.reminders``)."""
-    if isinstance(value, float):
-        return Decimal(str(value))
-    if isinstance(value, dict):
-        return {name: _number(item) for name, item in value.items()}
-    if isinstance(value, list | tuple):
-        return [_number(item) for item in value]
-    return value
-
-
-def _from_dynamo(item: Item) -> Item:
-    return {name: _deserializer.deserialize(value) for name, value in item.items()}
 
 
 def _error_code(error: ClientError) -> str:
@@ -89,20 +63,20 @@ def _scope_matches(scope: str, prefix: str) -> bool:
 class Store:
     """The one way the host reads and writes persistent game data.
 
-    ``dynamodb`` and ``s3`` are boto3 clients (made from the environment when not given; the S3
+    ``dynamodb`` and ``s3`` are botocore clients (made from the environment when not given; the S3
     client on first use, as find_due and park_failed never need it: ~90 ms of their cold start).
     """
 
     def __init__(self, settings: Settings, dynamodb: Any = None, s3: Any = None) -> None:
         self.settings = settings
         self.table = settings.table
-        self.dynamodb = dynamodb if dynamodb is not None else boto3.client("dynamodb")
+        self.dynamodb = dynamodb if dynamodb is not None else clients.client("dynamodb")
         self._s3 = s3
 
     @property
     def s3(self) -> Any:
         if self._s3 is None:
-            self._s3 = boto3.client("s3")
+            self._s3 = clients.client("s3")
         return self._s3
 
     # --- games -------------------------------------------------------------------------------------
@@ -140,7 +114,7 @@ class Store:
             IndexName=GSI2,
             KeyConditionExpression="#pk = :pk AND #sk <= :now",
             ExpressionAttributeNames={"#pk": GSI2PK, "#sk": GSI2SK},
-            ExpressionAttributeValues=_to_dynamo({":pk": keys.DUE, ":now": keys.iso(now)}),
+            ExpressionAttributeValues=to_item({":pk": keys.DUE, ":now": keys.iso(now)}),
         )
         games = [GameRecord.model_validate(item) for item in items]
         return sorted((g for g in games if g.schedulable()), key=lambda g: g.game_id)
@@ -167,7 +141,7 @@ class Store:
         try:
             self.dynamodb.put_item(
                 TableName=self.table,
-                Item=_to_dynamo(self._player_item(player)),
+                Item=to_item(self._player_item(player)),
                 ConditionExpression="attribute_exists(#pk)",
                 ExpressionAttributeNames={"#pk": PK},
             )
@@ -281,10 +255,10 @@ class Store:
         try:
             self.dynamodb.put_item(
                 TableName=self.table,
-                Item=_to_dynamo(item),
+                Item=to_item(item),
                 ConditionExpression="attribute_not_exists(#pk) OR #version <= :version",
                 ExpressionAttributeNames={"#pk": PK, "#version": "version"},
-                ExpressionAttributeValues=_to_dynamo({":version": kept.version}),
+                ExpressionAttributeValues=to_item({":version": kept.version}),
             )
         except ClientError as error:
             if _error_code(error) == "ConditionalCheckFailedException":
@@ -313,7 +287,7 @@ class Store:
             TTL_ATTRIBUTE: keys.epoch_seconds(entry.at + timedelta(days=ttl_days)),
             **entry.model_dump(mode="json"),
         }
-        self.dynamodb.put_item(TableName=self.table, Item=_to_dynamo(item))
+        self.dynamodb.put_item(TableName=self.table, Item=to_item(item))
 
     def mail_log(self, game_id: str | None) -> list[MailLogEntry]:
         """The mail of a game (None: mail that named no game), oldest first."""
@@ -336,7 +310,7 @@ class Store:
     def forget(self, message_id: str) -> None:
         """Unsee ``message_id``, so that a delivery whose handling failed is handled when retried."""
         self.dynamodb.delete_item(
-            TableName=self.table, Key=_to_dynamo({PK: keys.seen_pk(message_id), SK: keys.SEEN})
+            TableName=self.table, Key=to_item({PK: keys.seen_pk(message_id), SK: keys.SEEN})
         )
 
     # --- items -------------------------------------------------------------------------------------
@@ -411,7 +385,7 @@ class Store:
         meta["Put"] |= {
             "ConditionExpression": "#version = :expected",
             "ExpressionAttributeNames": {"#version": "version"},
-            "ExpressionAttributeValues": _to_dynamo({":expected": expected_version}),
+            "ExpressionAttributeValues": to_item({":expected": expected_version}),
         }
         writes = [meta, self._put(self._state_item(record, state), new=True)]
         try:
@@ -478,11 +452,11 @@ class Store:
         try:
             self.dynamodb.update_item(
                 TableName=self.table,
-                Key=_to_dynamo({PK: keys.game_pk(game.game_id), SK: keys.META}),
+                Key=to_item({PK: keys.game_pk(game.game_id), SK: keys.META}),
                 UpdateExpression=update,
                 ConditionExpression="#version = :version" + condition,
                 ExpressionAttributeNames={"#pk": GSI2PK, "#sk": GSI2SK, "#version": "version", **names},
-                ExpressionAttributeValues=_to_dynamo({":version": game.version, **values}),
+                ExpressionAttributeValues=to_item({":version": game.version, **values}),
             )
         except ClientError as error:
             if _error_code(error) == "ConditionalCheckFailedException":
@@ -509,7 +483,7 @@ class Store:
     # --- DynamoDB ----------------------------------------------------------------------------------
 
     def _put(self, item: Item, new: bool = False) -> Item:
-        put: Item = {"TableName": self.table, "Item": _to_dynamo(item)}
+        put: Item = {"TableName": self.table, "Item": to_item(item)}
         if new:
             put["ConditionExpression"] = "attribute_not_exists(#pk)"
             put["ExpressionAttributeNames"] = {"#pk": PK}
@@ -526,16 +500,16 @@ class Store:
 
     def _get(self, pk: str, sk: str) -> Item | None:
         found = self.dynamodb.get_item(
-            TableName=self.table, Key=_to_dynamo({PK: pk, SK: sk}), ConsistentRead=True
+            TableName=self.table, Key=to_item({PK: pk, SK: sk}), ConsistentRead=True
         )
-        return _from_dynamo(found["Item"]) if "Item" in found else None
+        return from_item(found["Item"]) if "Item" in found else None
 
     @staticmethod
     def _key_is(attribute: str, value: str) -> Item:
         return {
             "KeyConditionExpression": "#pk = :pk",
             "ExpressionAttributeNames": {"#pk": attribute},
-            "ExpressionAttributeValues": _to_dynamo({":pk": value}),
+            "ExpressionAttributeValues": to_item({":pk": value}),
         }
 
     @staticmethod
@@ -545,7 +519,7 @@ class Store:
         query: Item = {
             "KeyConditionExpression": "#pk = :pk AND begins_with(#sk, :prefix)",
             "ExpressionAttributeNames": {"#pk": PK, "#sk": SK},
-            "ExpressionAttributeValues": _to_dynamo({":pk": pk, ":prefix": sk_prefix}),
+            "ExpressionAttributeValues": to_item({":pk": pk, ":prefix": sk_prefix}),
             "ConsistentRead": True,
         }
         if only is not None:
@@ -557,7 +531,7 @@ class Store:
         paginator = self.dynamodb.get_paginator("query")
         for page in paginator.paginate(TableName=self.table, **kwargs):
             for item in page["Items"]:
-                yield _from_dynamo(item)
+                yield from_item(item)
 
     def _query_page(self, **kwargs: Any) -> list[Item]:
-        return [_from_dynamo(item) for item in self.dynamodb.query(TableName=self.table, **kwargs)["Items"]]
+        return [from_item(item) for item in self.dynamodb.query(TableName=self.table, **kwargs)["Items"]]

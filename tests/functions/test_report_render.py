@@ -31,6 +31,7 @@ GOLDEN = ROOT / "tests" / "golden"
 DOCS = ROOT / "docs"
 UPDATE = os.environ.get("UPDATE_GOLDEN") == "1"
 PNG_BUDGET = 300_000
+MAIL_COLUMN = 650
 HOSTILE = '<b>{{x}}</b> & "Q"'
 
 
@@ -101,13 +102,15 @@ def test_the_json_is_the_report_with_its_schema() -> None:
     assert [r["round"] for r in data["combats"][1]["rounds"]] == [1, 2, 3]
 
 
-def test_the_png_map_is_a_phone_width_image_within_budget_and_not_blank() -> None:
+def test_the_png_map_fits_a_mail_column_within_budget_and_not_blank() -> None:
     # When the map is rendered as a PNG
     png = sample().png
     image = pngfile.read(png)
-    # Then it is a PNG the width of a phone screen's pixels, taller than wide (the classic map)
-    assert image.width == WIDTH
+    # Then it is as wide as a mail's column (600-650 pixels: no client scales it down), taller
+    # than wide (the classic map), and the HTML shows it at that width
+    assert image.width == WIDTH <= MAIL_COLUMN
     assert WIDTH < image.height < 2 * WIDTH
+    assert f'width="{image.width}"' in sample().html
     # And small enough to inline in a mail
     assert len(png) < PNG_BUDGET
     # And not blank, and opaque: many colours drawn, and dark ink (labels, outlines) somewhere

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import importlib.metadata
+
 import pytest
+from pydantic.plugin import _loader
 
 from functions.resources import (
     GSI1,
@@ -50,6 +53,20 @@ def test_handlers_read_back_the_settings_their_environment_was_given() -> None:
     )
     assert {"WARPMAIL_SENDER", "POWERTOOLS_SERVICE_NAME", "POWERTOOLS_METRICS_NAMESPACE"} <= set(environment)
     assert Settings.from_environment(environment) == described.settings()
+
+
+def test_handlers_skip_the_search_for_pydantic_plugins(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Given a handler's environment, and distributions that fail when read
+    for name, value in resources("test").handler_environment().items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.setattr(importlib.metadata, "distributions", _no_reading)
+    monkeypatch.setattr(_loader, "_plugins", None)  # not yet searched, as in a new process
+    # Then pydantic finds no plugin, without reading them
+    assert list(_loader.get_plugins()) == []
+
+
+def _no_reading() -> None:
+    raise AssertionError("the installed distributions were read")
 
 
 def test_the_process_environment_is_read_when_none_is_given() -> None:

@@ -3,6 +3,9 @@ site is faked with the files and RECORDs pip would leave."""
 
 from __future__ import annotations
 
+import os
+import re
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -20,15 +23,16 @@ def fake_site(root: Path, distributions: dict[str, list[str]]) -> Path:
         listed = [*files, f"{dist}.dist-info/RECORD"]
         for file in files:
             (site / file).parent.mkdir(parents=True, exist_ok=True)
-            (site / file).write_text(file)
+            (site / file).write_text(f"PATH = {file!r}\n")
         (info / "RECORD").write_text("".join(f"{name},sha256=x,1\n" for name in listed))
     return site
 
 
 SITE = {
-    "pillow-13.0.0": ["PIL/__init__.py", "pillow.libs/libz.so"],
-    "resvg_py-0.5.0": ["resvg_py/__init__.py"],
-    "pydantic-2.13.4": ["pydantic/__init__.py", "pydantic/__pycache__/x.cpython-312.pyc"],
+    "resvg_py-0.5.0": ["resvg_py/__init__.py", "resvg_py/resvg_py.cpython-312-aarch64-linux-gnu.so"],
+    "pydantic-2.13.4": ["pydantic/__init__.py", "pydantic/main.py", "pydantic/__pycache__/x.cpython-312.pyc"],
+    "typing_extensions-4.15.0": ["typing_extensions.py"],
+    "icalendar-7.3.0": ["icalendar/__init__.py", "icalendar/tests/__init__.py", "icalendar/tests/a.ics"],
     "botocore-1.44.5": ["botocore/__init__.py"],
     "rich-15.0.0": ["rich/__init__.py"],
     "aws_lambda_powertools-3.37.0": ["aws_lambda_powertools/__init__.py", "../../bin/powertools"],
@@ -64,8 +68,16 @@ def test_pip_installs_wheels_for_the_lambda_platform_pinned_by_the_lock(tmp_path
 @pytest.mark.parametrize(
     ("package", "shipped", "not_shipped"),
     [
-        (Package.RENDERING, {"PIL/__init__.py", "resvg_py/__init__.py"}, set()),
-        (Package.PLAIN, set(), {"PIL/__init__.py", "pillow.libs/libz.so", "resvg_py/__init__.py"}),
+        (
+            Package.RENDERING,
+            {"resvg_py/__init__.py", "resvg_py/resvg_py.cpython-312-aarch64-linux-gnu.so"},
+            set(),
+        ),
+        (
+            Package.PLAIN,
+            set(),
+            {"resvg_py/__init__.py", "resvg_py/resvg_py.cpython-312-aarch64-linux-gnu.so"},
+        ),
     ],
 )
 def test_a_package_holds_its_distributions_and_the_project_and_nothing_else(
@@ -82,9 +94,126 @@ def test_a_package_holds_its_distributions_and_the_project_and_nothing_else(
         "pydantic-2.13.4.dist-info/RECORD",
     } <= files
     assert "functions/handlers/inbound.py" in files and "engine/__init__.py" in files
-    # The runtime's boto3 family and the console's packages are never shipped, nor bytecode
-    assert not any(f.startswith(("botocore", "rich", "bin/")) for f in files)
+    # The runtime's boto3 family, the console's packages and test suites are never shipped, and the
+    # bytecode pip or a developer's Python left is not (compile_package makes the runtime's own)
+    assert not any(f.startswith(("botocore", "rich", "bin/", "icalendar/tests")) for f in files)
     assert not any("__pycache__" in f or f.endswith(".pyc") for f in files)
+
+
+def _python312() -> str | None:
+    try:
+        return bundle.runtime_interpreter("python3.12")
+    except bundle.InterpreterError:
+        return None
+
+
+PYTHON312 = _python312()
+needs_python312 = pytest.mark.skipif(
+    PYTHON312 is None, reason="no Python 3.12 on this machine to compile with"
+)
+
+NEVER_COMPILE = """
+import importlib.machinery, sys
+from pathlib import Path
+
+def refuse(*args, **kwargs):
+    raise SystemExit("compiled from source")
+
+importlib.machinery.SourceFileLoader.source_to_code = refuse
+root = Path(sys.argv[1])
+for module in sys.argv[2:]:
+    path = root.joinpath(*module.split("."))
+    package = path.is_dir()
+    source = path / "__init__.py" if package else path.with_suffix(".py")
+    loader_class = importlib.machinery.SourceFileLoader
+    if not source.exists():
+        source, loader_class = source.with_suffix(".pyc"), importlib.machinery.SourcelessFileLoader
+    code = loader_class(module, str(source)).get_code(module)
+    print(module, type(code).__name__, loader_class.__name__)
+"""
+"""Loads each module's code as the import system would, and fails if a source is compiled again."""
+
+
+@needs_python312
+def test_the_package_is_compiled_by_the_runtimes_python_and_loads_without_compiling(tmp_path: Path) -> None:
+    assert PYTHON312 is not None
+    output = tmp_path / "out"
+    bundle.assemble(output, fake_site(tmp_path, SITE), Package.RENDERING)
+    project_sources = list((output / "functions").rglob("*.py"))
+    bundle.compile_package(output, PYTHON312)
+    files = {str(f.relative_to(output)) for f in output.rglob("*") if f.is_file()}
+    # The project keeps its sources (tracebacks) beside their .pyc; the dependencies ship bytecode only
+    assert all(f.exists() for f in project_sources)
+    assert "functions/handlers/__pycache__/inbound.cpython-312.pyc" in files
+    assert "engine/__pycache__/__init__.cpython-312.pyc" in files
+    assert {
+        "pydantic/__init__.pyc",
+        "pydantic/main.pyc",
+        "typing_extensions.pyc",
+        "resvg_py/__init__.pyc",
+    } <= files
+    assert not {"pydantic/__init__.py", "pydantic/main.py", "typing_extensions.py"} & files
+    assert "resvg_py/resvg_py.cpython-312-aarch64-linux-gnu.so" in files
+    # Python 3.12 loads every module from the shipped bytecode, whatever the files' times
+    for file in output.rglob("*"):
+        os.utime(file, (0, 0))
+    modules = ["functions.handlers.inbound", "engine", "pydantic", "pydantic.main", "typing_extensions"]
+    loaded = subprocess.run(
+        [PYTHON312, "-c", NEVER_COMPILE, str(output), *modules], capture_output=True, text=True, check=False
+    )
+    assert loaded.returncode == 0, loaded.stderr
+    assert loaded.stdout.splitlines() == [
+        "functions.handlers.inbound code SourceFileLoader",
+        "engine code SourceFileLoader",
+        "pydantic code SourcelessFileLoader",
+        "pydantic.main code SourcelessFileLoader",
+        "typing_extensions code SourcelessFileLoader",
+    ]
+
+
+@needs_python312
+def test_a_file_the_runtimes_python_cannot_compile_fails_the_build(tmp_path: Path) -> None:
+    assert PYTHON312 is not None
+    (tmp_path / "broken").mkdir()
+    (tmp_path / "broken" / "__init__.py").write_text("print 'Python 2'\n")
+    with pytest.raises(bundle.CompileError, match=re.escape("broken/__init__.py")):
+        bundle.compile_package(tmp_path, PYTHON312)
+
+
+def fake_python(folder: Path, name: str, version: str) -> Path:
+    """An executable ``name`` in ``folder`` that says it is Python ``version``."""
+    folder.mkdir(exist_ok=True)
+    script = folder / name
+    script.write_text(f"#!/bin/sh\necho {version}\n")
+    script.chmod(0o755)
+    return script
+
+
+def test_the_interpreter_is_the_one_on_path_that_reports_the_runtimes_version(tmp_path: Path) -> None:
+    right = fake_python(tmp_path / "bin", "python3.12", "3.12")
+    assert bundle.runtime_interpreter("python3.12", {"PATH": str(tmp_path / "bin")}) == str(right)
+    explicit = fake_python(tmp_path / "opt", "py", "3.12")
+    chosen = bundle.runtime_interpreter(
+        "python3.12", {"PATH": "", bundle.INTERPRETER_VARIABLE: str(explicit)}
+    )
+    assert chosen == str(explicit)
+
+
+@pytest.mark.parametrize("reported", ["3.11", None])
+def test_no_interpreter_of_the_runtimes_version_fails_with_what_to_install(
+    tmp_path: Path, reported: str | None
+) -> None:
+    # A pyenv shim that refuses, or a python3.12 that is another version, is not the runtime's Python
+    if reported:
+        fake_python(tmp_path, "python3.12", reported)
+    with pytest.raises(bundle.InterpreterError) as raised:
+        bundle.runtime_interpreter("python3.12", {"PATH": str(tmp_path)})
+    message = str(raised.value)
+    assert "needs Python 3.12" in message and "`python3.12` is on PATH" in message
+    assert bundle.INTERPRETER_VARIABLE in message
+    wrong = fake_python(tmp_path / "opt", "py", "3.11")
+    with pytest.raises(bundle.InterpreterError, match=re.escape(str(wrong))):
+        bundle.runtime_interpreter("python3.12", {"PATH": "", bundle.INTERPRETER_VARIABLE: str(wrong)})
 
 
 def test_versions_the_lock_does_not_fix_are_named(tmp_path: Path) -> None:
