@@ -35,7 +35,7 @@ being picked up fires no weapons that round.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Literal
@@ -162,8 +162,11 @@ def _capacities(ship: Ship, order: CombatOrder, notes: list[str]) -> CombatOrder
     """ "Beams and Screens and ECM cannot be powered past their capacity"."""
     now = ship.current
     changes: dict[str, int] = {}
-    for label, key, have in (("Beam", "beam", now.B), ("Screen", "screen", now.S), ("ECM", "ecm", now.E)):
-        wanted: int = getattr(order, key)
+    for label, key, wanted, have in (
+        ("Beam", "beam", order.beam, now.B),
+        ("Screen", "screen", order.screen, now.S),
+        ("ECM", "ecm", order.ecm, now.E),
+    ):
         if wanted > have:
             changes[key] = have
             notes.append(
@@ -382,7 +385,7 @@ def _valid_pick_ups(step: Step, star: str, ship: Ship, names: Iterable[str], not
 
 def _retreat_to(step: Step, star: str, ship: Ship, order: CombatOrder, notes: list[str]) -> CombatOrder:
     wanted = order.retreat_to
-    if wanted is None or wanted in step.state.map.adjacency.get(star, ()):
+    if wanted is None or wanted in step.adjacency.get(star, ()):
         return order
     notes.append(
         f"{ship.name} cannot retreat to {wanted}: it is not a hex adjacent to {star} "
@@ -462,9 +465,11 @@ def resolve_round(step: Step, combat: Combat, orders: dict[str, CombatOrder]) ->
     _drop(step, ships, fight)
     _take_damage(ships, fight)
     _remove_destroyed(step, ships, fight)
-    _release_unracked(step, ships, fight)
-    _pick_up(step, ships, fight)
-    _escape(step, ships, fight)
+    # Nothing after this removes a ship: the survivors are found once.
+    survivors = _survivors(step, ships)
+    _release_unracked(step, survivors, fight)
+    _pick_up(step, survivors, fight)
+    _escape(step, survivors, fight)
     _tell_round(step, combat, fight)
     fight.flush(step)
     combat.quiet_rounds = 0 if any(d.effective > 0 for d in fight.damage) else combat.quiet_rounds + 1
@@ -564,20 +569,21 @@ def _gun_shot(
     """A Beam or a burst of Shells: the firer's tactic row at its drive minus the target's. "A
     Beam which hits does damage equivalent to the power of the Beam, plus tech level. ... Shellfire
     which hits does 1 hit of damage per Shell, plus tech level per burst", plus the CRT's bonus."""
-    order = fight.executed[firer.uid]
-    target = fight.executed[target_uid]
+    uid = firer.uid
+    order, target = fight.executed[uid], fight.executed[target_uid]
+    tactic, target_tactic = order.tactic, target.tactic
     difference = order.drive - target.drive
-    result = crt.read(order.tactic, difference, target.tactic)
+    result = crt.read(tactic, difference, target_tactic)
     hits = power + firer.tech_level + result.bonus if result.hits else 0
     fight.hits[target_uid] += hits
-    fight.results_against[target_uid][firer.uid] = result
+    fight.results_against[target_uid][uid] = result
     fight.shots.append(
         Shot(
-            firer=firer.uid,
+            firer=uid,
             weapon=weapon,
             target=target_uid,
-            row=crt.row_label(order.tactic, difference),
-            column=target.tactic.value,
+            row=crt.row_label(tactic, difference),
+            column=target_tactic.value,
             difference=difference,
             result=result.value,
             hits=hits,
@@ -648,7 +654,10 @@ def _take_damage(ships: list[Ship], fight: _Round) -> None:
         )
 
 
-def _viewers(step: Step, fight: _Round, actor: str) -> set[str]:
+def _viewers(step: Step, fight: _Round, actor: str) -> Collection[str]:
+    if step.open_game:
+        # Everyone, the players in the fight among them: the tuple events need, made once a step.
+        return step.everyone()
     return set(step.observers(fight.star, actor)).union(fight.players)
 
 
@@ -705,9 +714,9 @@ def _survivors(step: Step, ships: list[Ship]) -> list[Ship]:
     return [s for s in ships if s.uid in alive]
 
 
-def _release_unracked(step: Step, ships: list[Ship], fight: _Round) -> None:
+def _release_unracked(step: Step, survivors: list[Ship], fight: _Round) -> None:
     """A Systemship whose rack was destroyed is left at the star, unharmed (see ``damage``)."""
-    for carrier in _survivors(step, ships):
+    for carrier in survivors:
         for uid in damage.unracked(carrier):
             _transfer(step, fight, step.state.ships[uid], None)
             fight.note(
@@ -716,11 +725,11 @@ def _release_unracked(step: Step, ships: list[Ship], fight: _Round) -> None:
             )
 
 
-def _pick_up(step: Step, ships: list[Ship], fight: _Round) -> None:
+def _pick_up(step: Step, survivors: list[Ship], fight: _Round) -> None:
     """ "If a Systemship was to be picked up by a Warpship on a given combat round, but the
     Warpship is destroyed during that round, the Systemship ... remains on the star hex." Nor is
     a destroyed Systemship picked up, nor one for which no undamaged rack is left."""
-    for carrier in _survivors(step, ships):
+    for carrier in survivors:
         for name in fight.executed[carrier.uid].pick_up:
             systemship = step.state.ships.get(ship_uid(carrier.owner, name))
             if systemship is None:
@@ -733,11 +742,11 @@ def _pick_up(step: Step, ships: list[Ship], fight: _Round) -> None:
             _transfer(step, fight, systemship, carrier)
 
 
-def _escape(step: Step, ships: list[Ship], fight: _Round) -> None:
+def _escape(step: Step, survivors: list[Ship], fight: _Round) -> None:
     """ "In order to ESCAPE, a retreating ship must simultaneously obtain the ESCAPE result against
     EACH enemy ship (not Missile) that fired on it." It must also survive the round. It moves to
     an adjacent hex with the Systemships it carries; those it dropped this round stay."""
-    for ship in _survivors(step, ships):
+    for ship in survivors:
         order = fight.executed[ship.uid]
         if order.tactic is not Tactic.RETREAT:
             continue
@@ -807,7 +816,7 @@ def _tell_round(step: Step, combat: Combat, fight: _Round) -> None:
 
 
 def _players_at(step: Step, star: str) -> list[str]:
-    return sorted({s.owner for s in step.ships_at(star)})
+    return sorted(set(step.ship_owners_at(star).values()))
 
 
 def _after_round(step: Step, combat: Combat, fight: _Round) -> bool:

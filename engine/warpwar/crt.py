@@ -8,6 +8,7 @@ ship's tactic column.
 from __future__ import annotations
 
 from enum import StrEnum
+from functools import cache
 
 from engine.warpwar.orders import Tactic
 
@@ -21,14 +22,16 @@ class Result(StrEnum):
 
     @property
     def hits(self) -> bool:
-        return self in (Result.HIT, Result.HIT_PLUS_1, Result.HIT_PLUS_2)
+        return self in _HITTING
 
     @property
     def bonus(self) -> int:
-        return {Result.HIT_PLUS_1: 1, Result.HIT_PLUS_2: 2}.get(self, 0)
+        return _BONUS.get(self, 0)
 
 
 M, H, H1, H2, E = Result.MISS, Result.HIT, Result.HIT_PLUS_1, Result.HIT_PLUS_2, Result.ESCAPES
+_HITTING = frozenset((H, H1, H2))
+_BONUS = {H1: 1, H2: 2}
 
 # (lowest difference of the band, or None for "or less", label, (vs ATTACK, vs DODGE, vs RETREAT))
 Band = tuple[int | None, str, tuple[Result, Result, Result]]
@@ -71,11 +74,14 @@ def band(firing: Tactic, difference: int) -> Band:
     return chosen
 
 
+@cache
 def read(firing: Tactic, difference: int, target: Tactic) -> Result:
-    """The CRT cell for a firing tactic, drive difference and target tactic."""
+    """The CRT cell for a firing tactic, drive difference and target tactic. Remembered, as is
+    ``row_label``: every shot and every Missile's ECM choice reads the table, and it is small."""
     return band(firing, difference)[2][COLUMN[target]]
 
 
+@cache
 def row_label(firing: Tactic, difference: int) -> str:
     """How the rules name the row read, e.g. ``ATTACK (0, +1)``."""
     return f"{firing.value} ({band(firing, difference)[1]})"

@@ -58,14 +58,17 @@ def placements(priority: Sequence[Attr]) -> tuple[Placement, ...]:
     return tuple(places)
 
 
+_HOLDS = Attr.H.value
+_NOTHING_LOST = Attributes()
+
+
 def apply_hits(ship: Ship, hits: int, priority: Sequence[Attr]) -> DamageResult:
     """Take ``hits`` effective hits in ``ship``'s attributes, following ``priority``.
 
     Hits beyond what the ship has left are lost with it: a ship whose attributes are all 0 is
     destroyed ("When all of a ship's attributes are reduced to 0, the ship is destroyed")."""
     before = ship.current
-    cargo_before = ship.cargo
-    was = before.model_dump()
+    was = before.amounts()
     now = dict(was)
     left = max(0, hits)
     for name, single, per_hit in _places(tuple(priority)):
@@ -81,10 +84,12 @@ def apply_hits(ship: Ship, hits: int, priority: Sequence[Attr]) -> DamageResult:
     changes = {name: value for name, value in now.items() if value != was[name]}
     if changes:
         ship.current = before.replace(**changes)
-    if Attr.H.value in changes:
+    cargo_before = ship.cargo
+    if _HOLDS in changes:
         # Empty Holds go first, so cargo is lost only once it no longer fits in what is left.
-        ship.cargo = min(ship.cargo, ship.current.H * HOLD_CAPACITY)
-    losses = Attributes(**{name: was[name] - value for name, value in now.items()})
+        ship.cargo = min(cargo_before, changes[_HOLDS] * HOLD_CAPACITY)
+    # What was lost, as a copy of nothing lost: validating all eleven amounts costs four times more.
+    losses = _NOTHING_LOST.replace(**{name: was[name] - value for name, value in changes.items()})
     return DamageResult(losses=losses, cargo_lost=cargo_before - ship.cargo)
 
 

@@ -144,8 +144,7 @@ def _look_at(
     """What ``player`` sees in ``hexes`` (in order, so a new sighting goes last): the other
     players' ships on the map, the Bases of others and the owner of each star. One loop for the
     three, as every step of the game runs it for every player and the hexes it changed."""
-    state = step.state
-    turn, bases, control_of = state.turn, state.bases, state.control
+    turn, bases, control_of = step.turn, step.bases, step.control
     sightings, known_bases, known_owners = known.sightings, known.bases, known.owners
     for hex_ in hexes:
         owners = presence.get(hex_)

@@ -289,6 +289,28 @@ def test_ecm_minimise_damage_is_never_beaten_by_another_policy(
 # --- Rules VI: Recording ship damage ---
 
 
+@settings(max_examples=60, deadline=None)
+@given(
+    amounts=st.lists(st.integers(0, 13), min_size=len(Attr), max_size=len(Attr)),
+    cargo=st.integers(0, 130),
+    hits=st.integers(0, 40),
+    priority=st.lists(st.sampled_from(list(Attr)), max_size=6),
+)
+def test_damage_losses_are_exactly_what_the_ship_lost(
+    amounts: list[int], cargo: int, hits: int, priority: list[Attr]
+) -> None:
+    current = Attributes(**dict(zip((a.value for a in Attr), amounts, strict=True)))
+    ship = ship_from_record("W1: TL0 PD=1")
+    ship.built = ship.current = current
+    ship.cargo = min(cargo, current.H * 10)
+    before_cargo = ship.cargo
+    taken = damage.apply_hits(ship, hits, tuple(priority))
+    for attr in Attr:
+        assert taken.losses.get(attr) == current.get(attr) - ship.current.get(attr) >= 0
+    assert taken.cargo_lost == before_cargo - ship.cargo >= 0
+    assert ship.cargo <= ship.current.H * 10
+
+
 def test_damage_recording_example_w4_takes_one_hit_each_in_pd_screens_and_shells() -> None:
     """ "The player chose to take one hit in PD, one in Screens, and one in Shells. Since 6 Shells
     cost 1 BP, the one hit took out 6 Shells": AFTER: W4: TL 0  PD={7}6 B=3 S={3}2 C=1 SH={12}6 E=1."""
