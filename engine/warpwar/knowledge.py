@@ -1,10 +1,12 @@
 """What each player knows (rules VII, PBEM): the only source views draw enemy facts from.
 
 Open (non-refereed) games: "All moves and builds are 'seen' (but BP and ship attributes are
-still secret)": every player knows where every ship and Base is and who owns each star.
+still secret)": every player knows where every ship and Base is and who owns each star. That is
+a function of the state, so it is read from the state when a view asks (``known_to``) instead of
+being copied into every player's knowledge after every step; only the map explored is kept.
 Blind (refereed) games: a player knows what is in the hexes where they have a ship or a Base,
-and keeps the last sighting of ships seen elsewhere before. Carried Systemships are never seen
-("the Systemship's counter does NOT appear on the map").
+and keeps the last sighting of ships seen elsewhere before, so the knowledge is kept step by
+step. Carried Systemships are never seen ("the Systemship's counter does NOT appear on the map").
 """
 
 from __future__ import annotations
@@ -15,7 +17,27 @@ from collections.abc import Collection, Sequence
 from engine.warpwar.context import Step
 from engine.warpwar.copying import updated
 from engine.warpwar.events import AnyEvent, ShipMoved
-from engine.warpwar.state import Knowledge, MapKnowledge, Sighting, Visibility
+from engine.warpwar.state import GameState, Knowledge, MapKnowledge, Sighting, Visibility
+
+
+def known_to(state: GameState, player: str) -> Knowledge:
+    """What ``player`` knows now: in a blind game the knowledge kept; in an open game every
+    uncarried enemy ship where it is, seen this game-turn, every enemy Base and every star's
+    owner, with the map as far as the player has explored it."""
+    known = state.knowledge[player]
+    if state.config.visibility is Visibility.BLIND:
+        return known
+    turn = state.turn
+    return Knowledge(
+        stars=known.stars,
+        sightings={
+            uid: Sighting(ship=uid, owner=ship.owner, hex=ship.location, turn=turn)
+            for uid, ship in sorted(state.ships.items())
+            if ship.owner != player and ship.carried_by is None
+        },
+        bases={star: base.owner for star, base in sorted(state.bases.items()) if base.owner != player},
+        owners={star: control.owner for star, control in sorted(state.control.items())},
+    )
 
 
 def refresh_knowledge(step: Step) -> None:
@@ -34,26 +56,26 @@ def refresh_knowledge_at(step: Step, hexes: Collection[str], events: Sequence[An
 def _refresh(step: Step, scope: set[str] | None, events: Sequence[AnyEvent]) -> None:
     """``scope``: the only hexes that can have changed since the last refresh (None: any)."""
     state = step.state
-    open_game = state.config.visibility is Visibility.OPEN
     explored = state.config.map_knowledge is MapKnowledge.EXPLORED
-    presence = _presence(step, scope)
-    present_at = _present_at(presence) if explored or not open_game else {}
-    # Everyone looks everywhere only in open games; in blind ones a player looks where he is.
-    on_map = _OnMap(step, everywhere=scope is None and open_game)
-    for player in state.players:
-        if player.eliminated:
-            continue
-        player_id = player.id
-        known = step.knowledge(player_id)
-        # With nothing in scope (a combat round that moved no ship) no sighting needs reading.
-        sighted = _sighted_in(known, scope) if scope is None or scope else []
-        own = present_at.get(player_id, set())
-        visible = _seen_in_open_game(known, sighted, presence, scope) if open_game else own
-        if visible:
-            _forget_ships_gone(step, known, sighted, visible)
-            _look_at(step, on_map, presence, known, player_id, sorted(visible))
-        if explored:
-            _explore(step, known, player_id, own, events, refresh_all=scope is None)
+    # Open games keep only the map explored: the rest is read from the state (``known_to``).
+    blind = not step.open_game
+    if blind or explored:
+        presence = _presence(step, scope)
+        present_at = _present_at(presence)
+        on_map = _OnMap(step)
+        for player in state.players:
+            if player.eliminated:
+                continue
+            player_id = player.id
+            known = step.knowledge(player_id)
+            own = present_at.get(player_id, set())
+            if blind and own:
+                # With nothing in scope (a round that moved no ship) no sighting needs reading.
+                sighted = _sighted_in(known, scope) if scope is None or scope else []
+                _forget_ships_gone(step, known, sighted, own)
+                _look_at(step, on_map, presence, known, player_id, sorted(own))
+            if explored:
+                _explore(step, known, player_id, own, events, refresh_all=scope is None)
     step.touched.clear()
 
 
@@ -86,38 +108,17 @@ def _present_at(presence: dict[str, set[str]]) -> dict[str, set[str]]:
     return present_at
 
 
-def _seen_in_open_game(
-    known: Knowledge, sighted: list[tuple[str, str]], presence: dict[str, set[str]], scope: set[str] | None
-) -> set[str]:
-    """Everything is seen: look wherever anything is now or was last known to be (in ``scope``)."""
-    remembered = {hex_ for _, hex_ in sighted}
-    if scope is None:
-        return remembered.union(presence, known.bases)
-    bases = known.bases
-    return {h for h in scope if h in presence or h in bases or h in remembered}
-
-
 class _OnMap:
     """The ships on the map (not carried) in each hex, as (uid, owner) by uid: found once per
-    refresh, however many players look at the hex. ``everywhere``: index every ship in one
-    pass, for when every hex will be looked at; else look only at the hexes asked about."""
+    refresh, however many players look at the hex."""
 
-    def __init__(self, step: Step, everywhere: bool) -> None:
+    def __init__(self, step: Step) -> None:
         self._step = step
         self._at: dict[str, list[tuple[str, str]]] = {}
-        if everywhere:
-            ships = step.ships
-            for hex_, owners in step.occupied():
-                found = [(uid, owners[uid]) for uid in sorted(owners) if ships[uid].carried_by is None]
-                if found:
-                    self._at[hex_] = found
-        self._everywhere = everywhere
 
     def at(self, hex_: str) -> list[tuple[str, str]]:
         found = self._at.get(hex_)
         if found is None:
-            if self._everywhere:
-                return []
             step = self._step
             ships, owners = step.ships, step.ship_owners_at(hex_)
             found = [(uid, owners[uid]) for uid in step.uids_at(hex_) if ships[uid].carried_by is None]

@@ -26,8 +26,10 @@ def claim(step: Step, star: str, player: str) -> None:
     step.control[star] = StarControl(owner=player, since_turn=step.turn)
     previous = current.owner if current else None
     viewers = step.observers(star, player)
-    for viewer in viewers:
-        step.knowledge(viewer).owners[star] = player
+    if not step.open_game:
+        # Open games read owners from the state (knowledge.known_to).
+        for viewer in viewers:
+            step.knowledge(viewer).owners[star] = player
     step.emit(step.event(StarOwnerChanged, viewers, star=star, owner=player, previous=previous))
 
 

@@ -123,7 +123,9 @@ class Sighting(BaseModel):
 
 
 class Knowledge(BaseModel):
-    """Everything a player has learnt of others and of the map; views read only this."""
+    """Everything a player has learnt of others and of the map; views read only this, through
+    ``knowledge.known_to``. Open games keep only ``stars`` here: everything else they know is
+    the state itself."""
 
     stars: list[HexId] = Field(default_factory=list, description="Stars known (sorted)")
     sightings: dict[str, Sighting] = Field(default_factory=dict)

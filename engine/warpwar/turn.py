@@ -48,6 +48,7 @@ from engine.warpwar.state import (
     Scenario,
     Stage,
     StarControl,
+    Visibility,
 )
 
 
@@ -89,6 +90,9 @@ def _initial_knowledge(state: GameState, player: Player) -> Knowledge:
         stars = sorted(s.hex for s in state.map.stars)
     else:
         stars = sorted(player.home)
+    if state.config.visibility is Visibility.OPEN:
+        # Everything else an open game's players know is read from the state (knowledge.known_to).
+        return Knowledge(stars=stars)
     return Knowledge(stars=stars, owners=dict.fromkeys(player.home, player.id))
 
 

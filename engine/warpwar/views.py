@@ -11,8 +11,9 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict, Field
 
 from engine.warpwar.events import AnyEvent
+from engine.warpwar.knowledge import known_to
 from engine.warpwar.ships import Ship, tech_level_for_turn
-from engine.warpwar.state import Base, GameState, Scenario, Sighting, Stage, Visibility
+from engine.warpwar.state import Base, GameState, Knowledge, Scenario, Sighting, Stage, Visibility
 
 
 class StarView(BaseModel):
@@ -72,7 +73,7 @@ class PlayerView(BaseModel):
 
 
 def player_view(state: GameState, player: str) -> PlayerView:
-    known = state.knowledge[player]
+    known = known_to(state, player)
     own_ships = tuple(state.own_ships(player))
     own_bases = tuple(sorted((b for b in state.bases.values() if b.owner == player), key=lambda b: b.star))
     own_hexes = {s.location for s in own_ships} | {b.star for b in own_bases}
@@ -87,7 +88,7 @@ def player_view(state: GameState, player: str) -> PlayerView:
         tech_level=0 if state.config.scenario is Scenario.BASIC else tech_level_for_turn(state.turn),
         map_name=state.map.name,
         hexes=state.map.hexes,
-        stars=tuple(_star_view(state, star, player) for star in known.stars),
+        stars=tuple(_star_view(state, known, star, player) for star in known.stars),
         warplines=tuple((w.a, w.b) for w in state.map.warplines if w.a in known.stars or w.b in known.stars),
         players=tuple(PlayerSummary(id=p.id, name=p.name, eliminated=p.eliminated) for p in state.players),
         own_ships=own_ships,
@@ -99,7 +100,7 @@ def player_view(state: GameState, player: str) -> PlayerView:
         ),
         enemy_ships=tuple(known.sightings[uid] for uid in sorted(known.sightings)),
         combats=tuple(
-            _combat_view(state, player, c.star, c.round) for c in state.combats if c.star in own_hexes
+            _combat_view(state, known, player, c.star, c.round) for c in state.combats if c.star in own_hexes
         ),
         winners=tuple(state.winners),
         warpships_named=state.player(player).warpships_named,
@@ -107,9 +108,8 @@ def player_view(state: GameState, player: str) -> PlayerView:
     )
 
 
-def _star_view(state: GameState, hex_: str, player: str) -> StarView:
+def _star_view(state: GameState, known: Knowledge, hex_: str, player: str) -> StarView:
     star = state.map.star_at[hex_]
-    known = state.knowledge[player]
     own_base = state.bases.get(hex_)
     base_owner = player if own_base is not None and own_base.owner == player else known.bases.get(hex_)
     return StarView(
@@ -117,8 +117,7 @@ def _star_view(state: GameState, hex_: str, player: str) -> StarView:
     )
 
 
-def _combat_view(state: GameState, player: str, star: str, round_: int) -> CombatView:
-    known = state.knowledge[player]
+def _combat_view(state: GameState, known: Knowledge, player: str, star: str, round_: int) -> CombatView:
     return CombatView(
         star=star,
         round=round_,

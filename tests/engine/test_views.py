@@ -119,6 +119,45 @@ def test_blind_players_see_enemies_only_where_they_have_been() -> None:
     assert any(player_view(s, "Red").enemy_ships for s in states)
 
 
+def test_open_game_players_see_every_ship_base_and_star_owner_as_they_are_now() -> None:
+    checked = 0
+    for state in snapshots(Visibility.OPEN)[::4]:
+        for viewer in ("Red", "Blue"):
+            view = player_view(state, viewer)
+            # Every enemy ship on the map, where it is, seen this game-turn; none carried
+            on_map = {
+                s.uid: s.location
+                for s in state.ships.values()
+                if s.owner != viewer and s.carried_by is None
+            }
+            assert {seen.ship: seen.hex for seen in view.enemy_ships} == on_map
+            assert {seen.turn for seen in view.enemy_ships} <= {state.turn}
+            # Every star's owner and every Base, whoever holds it
+            for star in view.stars:
+                control = state.control.get(star.hex)
+                assert star.owner == (control.owner if control else None)
+                base = state.bases.get(star.hex)
+                assert star.base_owner == (base.owner if base else None)
+            checked += bool(on_map)
+        # None of it is copied into the stored knowledge: only the map known is kept there
+        for known in state.knowledge.values():
+            assert (known.sightings, known.bases, known.owners) == ({}, {}, {})
+    assert checked > 5
+
+
+def test_open_basic_game_players_know_who_owns_every_home_star_from_the_start() -> None:
+    # Given a Basic open game: one Base per player, on the first of its three home stars
+    config = GameConfig(game_id="b", scenario=Scenario.BASIC, visibility=Visibility.OPEN, players=PLAYERS)
+    state = WarpWar().new_game(Setup(config=config), 1).state
+    blue_home = state.player("Blue").home
+    # When Red looks at the map before anyone has moved
+    owners = {star.hex: star.owner for star in player_view(state, "Red").stars}
+    # Then Blue's home stars without a Base are known to be Blue's too (rules VII: "All moves and
+    # builds are 'seen'"; setting up is no secret)
+    assert [owners[star] for star in blue_home] == ["Blue"] * 3
+    assert blue_home[1] not in state.bases
+
+
 @cache
 def game_events(visibility: Visibility) -> tuple[AnyEvent, ...]:
     config = GameConfig(game_id="e", scenario=Scenario.ADVANCED, visibility=visibility, players=PLAYERS)
