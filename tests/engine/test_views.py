@@ -126,9 +126,7 @@ def test_open_game_players_see_every_ship_base_and_star_owner_as_they_are_now() 
             view = player_view(state, viewer)
             # Every enemy ship on the map, where it is, seen this game-turn; none carried
             on_map = {
-                s.uid: s.location
-                for s in state.ships.values()
-                if s.owner != viewer and s.carried_by is None
+                s.uid: s.location for s in state.ships.values() if s.owner != viewer and s.carried_by is None
             }
             assert {seen.ship: seen.hex for seen in view.enemy_ships} == on_map
             assert {seen.turn for seen in view.enemy_ships} <= {state.turn}
