@@ -101,7 +101,11 @@ class Step:
     def has_enemy_ships_at(self, hex_: str, player: str) -> bool:
         """Whether ``enemy_ships_at`` would find any, without listing them."""
         here = self._at.get(hex_)
-        return here is not None and any(owner != player for owner in here.values())
+        if here:
+            for owner in here.values():
+                if owner != player:
+                    return True
+        return False
 
     def place(self, ship: Ship, hex_: str) -> None:
         """Move a ship (and everything it carries) to a hex."""
@@ -164,7 +168,7 @@ class Step:
         then its look-ups) costs a fifth as much again as validating, on some 150 events a
         game-turn."""
         if visible_to is not self._everyone:
-            visible_to = tuple(sorted(set(visible_to)))
+            visible_to = tuple(sorted(set(visible_to))) if len(visible_to) > 1 else tuple(visible_to)
         fields["turn"] = self.turn
         fields["player_turn"] = self.active_id
         fields["visible_to"] = visible_to

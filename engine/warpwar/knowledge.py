@@ -28,15 +28,18 @@ def known_to(state: GameState, player: str) -> Knowledge:
     if state.config.visibility is Visibility.BLIND:
         return known
     turn = state.turn
-    return Knowledge(
-        stars=known.stars,
-        sightings={
-            uid: Sighting(ship=uid, owner=ship.owner, hex=ship.location, turn=turn)
-            for uid, ship in sorted(state.ships.items())
-            if ship.owner != player and ship.carried_by is None
-        },
-        bases={star: base.owner for star, base in sorted(state.bases.items()) if base.owner != player},
-        owners={star: control.owner for star, control in sorted(state.control.items())},
+    # Validated as a whole: one call builds every sighting, where each Sighting(...) is a call.
+    return Knowledge.model_validate(
+        {
+            "stars": known.stars,
+            "sightings": {
+                uid: {"ship": uid, "owner": ship.owner, "hex": ship.location, "turn": turn}
+                for uid, ship in sorted(state.ships.items())
+                if ship.owner != player and ship.carried_by is None
+            },
+            "bases": {star: base.owner for star, base in sorted(state.bases.items()) if base.owner != player},
+            "owners": {star: control.owner for star, control in sorted(state.control.items())},
+        }
     )
 
 

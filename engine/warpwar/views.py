@@ -8,7 +8,7 @@ types carry no attributes, BP or orders of other players at all.
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from engine.warpwar.events import AnyEvent
 from engine.warpwar.knowledge import known_to
@@ -72,11 +72,16 @@ class PlayerView(BaseModel):
         return next((s for s in self.own_ships if s.name == name), None)
 
 
+_STAR_VIEWS = TypeAdapter(tuple[StarView, ...])
+"""Every star of a view validated in one call: a view shows every star the player knows."""
+
+
 def player_view(state: GameState, player: str) -> PlayerView:
     known = known_to(state, player)
     own_ships = tuple(state.own_ships(player))
     own_bases = tuple(sorted((b for b in state.bases.values() if b.owner == player), key=lambda b: b.star))
     own_hexes = {s.location for s in own_ships} | {b.star for b in own_bases}
+    known_stars = set(known.stars)
     return PlayerView(
         game_id=state.config.game_id,
         player=player,
@@ -88,8 +93,8 @@ def player_view(state: GameState, player: str) -> PlayerView:
         tech_level=0 if state.config.scenario is Scenario.BASIC else tech_level_for_turn(state.turn),
         map_name=state.map.name,
         hexes=state.map.hexes,
-        stars=tuple(_star_view(state, known, star, player) for star in known.stars),
-        warplines=tuple((w.a, w.b) for w in state.map.warplines if w.a in known.stars or w.b in known.stars),
+        stars=_STAR_VIEWS.validate_python([_star_view(state, known, star, player) for star in known.stars]),
+        warplines=tuple((w.a, w.b) for w in state.map.warplines if w.a in known_stars or w.b in known_stars),
         players=tuple(PlayerSummary(id=p.id, name=p.name, eliminated=p.eliminated) for p in state.players),
         own_ships=own_ships,
         own_bases=own_bases,
@@ -108,13 +113,18 @@ def player_view(state: GameState, player: str) -> PlayerView:
     )
 
 
-def _star_view(state: GameState, known: Knowledge, hex_: str, player: str) -> StarView:
+def _star_view(state: GameState, known: Knowledge, hex_: str, player: str) -> dict[str, object]:
+    """The fields of the player's ``StarView`` of a star."""
     star = state.map.star_at[hex_]
     own_base = state.bases.get(hex_)
     base_owner = player if own_base is not None and own_base.owner == player else known.bases.get(hex_)
-    return StarView(
-        hex=hex_, name=star.name, value=star.value, owner=known.owners.get(hex_), base_owner=base_owner
-    )
+    return {
+        "hex": hex_,
+        "name": star.name,
+        "value": star.value,
+        "owner": known.owners.get(hex_),
+        "base_owner": base_owner,
+    }
 
 
 def _combat_view(state: GameState, known: Knowledge, player: str, star: str, round_: int) -> CombatView:
