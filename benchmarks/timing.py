@@ -34,14 +34,27 @@ class Timing:
         return 1.0 / self.median if self.median > 0 else float("inf")
 
 
-def measure(call: Callable[[], object], repeat: int, warmup: int = 1, collector: bool = True) -> Timing:
+def measure(
+    call: Callable[[], object],
+    repeat: int,
+    warmup: int = 1,
+    collector: bool = True,
+    back_to_back: bool = False,
+) -> Timing:
     """Call ``call`` ``warmup`` times untimed, then ``repeat`` times, each timed on its own.
-    ``collector=False`` turns the garbage collector off while timing (a diagnostic only)."""
+    Each call starts after a full collection, so no call pays for another's garbage; the
+    collection also leaves the processor's caches cold. ``back_to_back=True`` collects once
+    before the first call only: the calls follow one another as in a host working through
+    them, and the collector runs in whichever call its thresholds fall. ``collector=False``
+    turns the garbage collector off while timing (a diagnostic only)."""
     for _ in range(warmup):
         call()
     samples = []
-    for _ in range(repeat):
+    if back_to_back:
         gc.collect()
+    for _ in range(repeat):
+        if not back_to_back:
+            gc.collect()
         if not collector:
             gc.disable()
         try:

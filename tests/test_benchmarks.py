@@ -3,11 +3,12 @@ its table. Timings are never asserted: they depend on the machine."""
 
 from __future__ import annotations
 
+import gc
 import re
 
 import pytest
 
-from benchmarks import classic_turn, large_blind_turn, scaling
+from benchmarks import classic_turn, large_blind_turn, scaling, timing
 
 
 def test_classic_turn_prints_its_table(capsys: pytest.CaptureFixture[str]) -> None:
@@ -16,6 +17,7 @@ def test_classic_turn_prints_its_table(capsys: pytest.CaptureFixture[str]) -> No
     # Then it prints the engine, robot and self-play rows and the target line
     out = capsys.readouterr().out
     assert "engine: one game-turn" in out
+    assert "engine, cold: after a full GC" in out
     assert "robots: their decisions" in out
     assert "target: >= 500 engine game-turns/s" in out
 
@@ -92,6 +94,26 @@ def test_lambda_size_prints_the_project_packages(capsys: pytest.CaptureFixture[s
     assert "zipped MB" in out
     assert "rendering (process_game)" in out and "plain (inbound, find_due, park_failed)" in out
     assert "target: < 20 MB unzipped (the project's own packages only (--quick))" in out
+
+
+@pytest.mark.parametrize(("back_to_back", "collections"), [(False, 5), (True, 1)])
+def test_measure_collects_before_each_call_unless_timing_back_to_back(
+    monkeypatch: pytest.MonkeyPatch, back_to_back: bool, collections: int
+) -> None:
+    # Given a count of full collections
+    collected: list[int] = []
+
+    def collect() -> int:
+        collected.append(1)
+        return 0
+
+    monkeypatch.setattr(gc, "collect", collect)
+    calls: list[int] = []
+    # When five calls are timed
+    result = timing.measure(lambda: calls.append(1), 5, back_to_back=back_to_back)
+    # Then each call was timed, after a collection each, or one before them all
+    assert result.runs == 5 and len(calls) == 6
+    assert len(collected) == collections
 
 
 def test_lambda_size_measures_the_packages_the_deployment_builds() -> None:
