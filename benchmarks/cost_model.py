@@ -54,7 +54,7 @@ from engine.warpwar.mapgen import MapSpec
 from engine.warpwar.state import GameConfig, GameState, PlayerSpec, Scenario, Visibility
 from engine.warpwar.views import player_view
 from functions import clients
-from functions.host import turns
+from functions.host import due
 from functions.local.host import LocalHost
 from functions.mail.codes import hash_code
 from functions.mail.compose import game_address
@@ -305,7 +305,7 @@ def new_game(store: Store, game_id: str, players: int, now: datetime) -> dict[st
     )
     star_map = "classic" if players == 2 else MapSpec(name="Cost map", players=players)
     state_json = WarpWar().new_game(Setup(config=config, map=star_map), 7).state.model_dump_json()
-    game = turns.start(GameRecord(game_id=game_id, title="Cost model", status="open"), state_json, now)
+    game = due.start(GameRecord(game_id=game_id, title="Cost model", status="open"), state_json, now)
     codes = {spec.id: f"C0DE-{spec.id}-XX".replace("0", "Q").replace("1", "R") for spec in specs}
     records = [
         PlayerRecord(

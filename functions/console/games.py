@@ -17,7 +17,8 @@ from functions.console.backend import Backend
 from functions.console.errors import ConsoleError, one_line
 from functions.console.lookup import change_game, next_player_id, require_game, seated
 from functions.console.mail import SentMail, is_problem, notify_all
-from functions.host import turns
+from functions.host import due, sending
+from functions.host.hosts import HOSTS
 from functions.host.results import GameHost
 from functions.host.warpwar_host import WarpWarOptions
 from functions.mail.compose import valid_game_id
@@ -97,9 +98,9 @@ def warpwar_setup(choices: WarpWarChoices) -> GameSetup:
 
 
 def host_of(game: str) -> GameHost:
-    host = turns.HOSTS.get(game)
+    host = HOSTS.get(game)
     if host is None:
-        raise ConsoleError(f"this host plays {', '.join(sorted(turns.HOSTS))}, not {game}")
+        raise ConsoleError(f"this host plays {', '.join(sorted(HOSTS))}, not {game}")
     return host
 
 
@@ -242,13 +243,13 @@ def start_game(backend: Backend, game_id: str, now: datetime, fill: str | None =
         raise ConsoleError(f"the game's options do not make a game: {one_line(error)}") from error
     for robot in robots:
         store.add_player(robot)
-    record = turns.start(game.model_copy(update={"committed_at": now}), state_json, now)
+    record = due.start(game.model_copy(update={"committed_at": now}), state_json, now)
     if not store.commit(record, state_json, expected_version=game.version):
         raise ConsoleError(f"game {game.game_id} changed meanwhile: run the command again")
     record = record.model_copy(update={"version": game.version + 1})
     started = Started(game=record, players=seats, mails=0)
     try:
-        mails = turns.send_results(
+        mails = sending.send_results(
             store, backend.mailer, backend.settings, record, seats, host.opening(state_json), now
         )
     except MailNotSent as error:
@@ -273,7 +274,7 @@ def pause_game(backend: Backend, game_id: str, reason: str, now: datetime) -> Ch
 
 def resume_game(backend: Backend, game_id: str, now: datetime) -> Changed:
     game = require_game(backend.store, game_id, "paused")
-    changed = change_game(backend.store, turns.resumed(game, now), now)
+    changed = change_game(backend.store, due.resumed(game, now), now)
     paragraphs = [RESUMED.format(game_id=game.game_id)]
     return Changed(game=changed, mails=notify_all(backend, changed, "The game goes on", paragraphs, now))
 

@@ -15,12 +15,13 @@ from pydantic import BaseModel
 
 from engine.core.mailgame import combat_parts, turn_scope
 from engine.games import MAIL_GAMES
+from functions import schedule
 from functions.console.backend import Backend, WorkflowRun
 from functions.console.errors import ConsoleError
 from functions.console.games import host_of
 from functions.console.lookup import change_game, human_seats, require_game, require_player
 from functions.console.mail import NOT_SENT, SentMail, notify
-from functions.host import schedule, turns
+from functions.host import due, sending
 from functions.host.deadlines import deadline_text
 from functions.host.results import GameHost, Wanted
 from functions.mail.compose import MAIL_POLICY
@@ -230,7 +231,7 @@ def rollback(backend: Backend, game_id: str, turn: int, now: datetime, reason: s
             f"game {game.game_id} has no turn {turn} to go back to (it is at turn {game.turn})"
         )
     target, state_json = store.state(game.game_id, opened.version)
-    reopened = turns.start(
+    reopened = due.start(
         target.model_copy(update={"bulletin": game.bulletin, "committed_at": now}), state_json, now
     )
     if not store.commit(reopened, state_json, expected_version=game.version):
@@ -256,7 +257,7 @@ def _resend_kept(
     REPORT sends it, and the turn service sees it sent)."""
     message = _kept_message(backend, key)
     sent = _send_again(
-        backend, game, player, message, now, turns.sent_key(game, game.version, player.player_id)
+        backend, game, player, message, now, sending.sent_key(game, game.version, player.player_id)
     )
     kept = KeptResults(
         game_id=game.game_id, player_id=player.player_id, version=game.version, at=now, subject=sent.subject

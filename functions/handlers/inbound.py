@@ -25,7 +25,8 @@ from pydantic import AfterValidator, AliasPath, BaseModel, ConfigDict, Field
 
 from functions import clients
 from functions.handlers import TRACED_MODULES, container_cache, tag_environment
-from functions.host.inbound import InboundOutcome, receive
+from functions.host.inbound import receive
+from functions.host.received import InboundOutcome
 from functions.mail.ses import Mailer, SesMailer
 from functions.resources import Settings
 from functions.store import MailLogEntry, Store

@@ -12,14 +12,14 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Protocol
 
-from functions.host.bulletin import after_body
 from functions.host.deadlines import deadline_attachments, deadline_text
-from functions.host.inbound import WIDTH, render_host, render_notice, wrap
+from functions.host.hosts import HOSTS
 from functions.host.results import Rendered, deadlines_for
-from functions.host.turns import HOSTS
 from functions.mail.codes import hash_code, new_code
 from functions.mail.compose import OutgoingMail, compose
 from functions.mail.ses import Mailer
+from functions.render.bulletin import after_body
+from functions.render.notice import WIDTH, render_host, render_notice, wrap
 from functions.resources import Settings
 from functions.store.records import GameRecord, MailLogEntry, PlayerRecord
 

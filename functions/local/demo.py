@@ -25,7 +25,7 @@ from engine.warpwar import robot
 from engine.warpwar.game import Setup, WarpWar
 from engine.warpwar.state import GameConfig, GameState, PlayerSpec, Scenario, Visibility
 from engine.warpwar.views import player_view
-from functions.host import turns
+from functions.host import due
 from functions.local.host import LocalHost
 from functions.mail.codes import hash_code
 from functions.mail.compose import game_address
@@ -68,7 +68,7 @@ def create_game(store: Store, seed: int, turn_limit: int, now: datetime) -> None
         turn_limit=turn_limit,
     )
     state_json = WarpWar().new_game(Setup(config=config), seed).state.model_dump_json()
-    game = turns.start(GameRecord(game_id=GAME_ID, title="WarpMail demo", status="open"), state_json, now)
+    game = due.start(GameRecord(game_id=GAME_ID, title="WarpMail demo", status="open"), state_json, now)
     players = [
         RED.model_copy(update={"code_hash": hash_code(RED_CODE)}),
         BLUE.model_copy(update={"code_hash": hash_code(RED_CODE + "-blue")}),

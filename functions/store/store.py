@@ -14,10 +14,9 @@ from typing import Any
 
 from botocore.exceptions import ClientError
 
-# The module, not its names: functions/host/schedule.py reads records from this package, which
+# The module, not its names: functions/schedule.py reads records from this package, which
 # may be what is importing this module.
-from functions import clients
-from functions.host import schedule
+from functions import clients, schedule
 from functions.resources import GSI1, GSI1PK, GSI1SK, GSI2, GSI2PK, GSI2SK, PK, SK, TTL_ATTRIBUTE, Settings
 from functions.store import keys
 from functions.store.attributes import Item, from_item, to_item

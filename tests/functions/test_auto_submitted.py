@@ -11,8 +11,9 @@ from email.parser import BytesParser
 
 import pytest
 
+from functions.host.missed import alert_mail
+from functions.host.reminders import reminder_mail
 from functions.host.seats import notice_mail
-from functions.host.turns import alert_mail, reminder_mail
 from functions.mail.compose import OutgoingMail, compose
 from tests.functions.test_commands import with_seats
 from tests.functions.test_inbound import (

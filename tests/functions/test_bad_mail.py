@@ -22,7 +22,7 @@ import pytest
 
 from engine.warpwar.game import Setup, WarpWar
 from engine.warpwar.state import GameConfig, PlayerSpec, Scenario, Visibility
-from functions.host import inbound, turns
+from functions.host import due, inbound, orders
 from functions.mail.codes import hash_code
 from functions.store import GameRecord, MailLogEntry, PlayerRecord, Store
 from tests.functions.conftest import Aws
@@ -59,11 +59,11 @@ NO_REPLY = None
 EXPECTED: dict[str, Expected] = {
     "01_empty.eml": Expected("ignored", inbound.NO_SENDER, NO_REPLY, None),
     "02_binary_garbage.eml": Expected("ignored", inbound.NO_SENDER, NO_REPLY, None),
-    "03_attachments_only.eml": Expected("rejected", inbound.NO_CODE, RED, "g1"),
+    "03_attachments_only.eml": Expected("rejected", orders.NO_CODE, RED, "g1"),
     "05_wrong_game.eml": Expected("rejected", "no game g9", RED, None),
     "06_wrong_player.eml": Expected("rejected", f"{ZED} is not a player of game g1", ZED, "g1"),
-    "07_wrong_code.eml": Expected("rejected", inbound.WRONG_CODE, RED, "g1"),
-    "08_missing_code.eml": Expected("rejected", inbound.NO_CODE, RED, "g1"),
+    "07_wrong_code.eml": Expected("rejected", orders.WRONG_CODE, RED, "g1"),
+    "08_missing_code.eml": Expected("rejected", orders.NO_CODE, RED, "g1"),
     "09_spoofed_from_dmarc_fail.eml": Expected("rejected", "DMARC failed", RED, "g1"),
     "10_stranger_dmarc_fail.eml": Expected(
         "rejected", "ops@bank.example is not a player of game g1", NO_REPLY, "g1"
@@ -106,7 +106,7 @@ def player(game_id: str, player_id: str, address: str, code: str) -> PlayerRecor
 
 def create(store: Store, game_id: str, players: list[PlayerRecord]) -> None:
     opened = GameRecord(game_id=game_id, title=f"Test game {game_id}", status="open")
-    store.create_game(turns.start(opened, state_json(game_id), NOW), players, state_json(game_id))
+    store.create_game(due.start(opened, state_json(game_id), NOW), players, state_json(game_id))
 
 
 @dataclass
@@ -221,7 +221,7 @@ def test_a_mail_just_under_the_size_limit_is_read_and_its_text_kept_cut_to_fit_t
     padded = raw + b"\n" + b"A" * (inbound.MAX_MAIL_BYTES - len(raw) - 1)
     assert host.deliver(padded, "inbound/big")["status"] == "accepted"
     [submission] = host.store.submissions("g1", "turn:1", "P1")
-    assert len(submission.body) == inbound.MAX_STORED_BODY
+    assert len(submission.body) == orders.MAX_STORED_BODY
 
 
 # --- Good mail in bad shapes, and duplicates ---

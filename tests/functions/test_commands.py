@@ -1,4 +1,4 @@
-"""Mail commands (functions/host/commands.py): HELP, STATUS, REPORT, CHECK, JOIN, MESSAGE, WAIT,
+"""Mail commands (functions/host/commands/): HELP, STATUS, REPORT, CHECK, JOIN, MESSAGE, WAIT,
 ABSENT, TIMEZONE; and the dates and time zones they read (functions/host/dates.py)."""
 
 from __future__ import annotations
@@ -13,13 +13,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.core.orderblock import find_block
-from functions.host import commands
-from functions.host.commands import Command, checked_body, find_command, message_text
+from functions.host.commands.message import MESSAGE_CODE
+from functions.host.commands.reading import MAX_MESSAGE, Command, checked_body, find_command, message_text
 from functions.host.dates import read_date, read_days, read_period, read_zone, zone_suggestions
-from functions.host.schedule import deadline_after
 from functions.mail.body import read_message
 from functions.mail.codes import code_matches
 from functions.mail.compose import Attachment, OutgoingMail, compose
+from functions.schedule import deadline_after
 from functions.store import GameRecord, GameSetup, KeptResults, NewSubmission, PlayerRecord
 from tests.functions.test_inbound import (
     BLUE,
@@ -117,7 +117,7 @@ def test_message_text_stops_at_end_or_signature_and_takes_out_the_code() -> None
     text, code = message_text(["CODE k7qm-9xda-2p", "Hello Blue,", "", "> quoted", "peace?", "-- ", "Red"])
     assert (text, code) == ("Hello Blue,\n\npeace?", "k7qm-9xda-2p")
     long, _ = message_text(["CODE x", "a" * 5000])
-    assert len(long) < commands.MAX_MESSAGE + 100
+    assert len(long) < MAX_MESSAGE + 100
 
 
 # --- HELP ---
@@ -314,7 +314,7 @@ def test_a_message_to_all_goes_to_every_other_player() -> None:
 
 def test_a_message_needs_the_code_and_a_known_player() -> None:
     store, mailer = hosted(), ListMailer()
-    assert deliver(store, raw_mail("MESSAGE Blue\nhi"), mailer).reason == commands.MESSAGE_CODE
+    assert deliver(store, raw_mail("MESSAGE Blue\nhi"), mailer).reason == MESSAGE_CODE
     assert deliver(store, raw_mail(f"MESSAGE Green\nCODE {RED_CODE}\nhi"), mailer).status == "rejected"
     assert deliver(store, raw_mail(f"MESSAGE Blue\nCODE {RED_CODE}\n"), mailer).status == "rejected"
     assert all(m["To"] == RED for m in mailer.sent)

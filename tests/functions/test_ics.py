@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from icalendar import Calendar
 
-from functions.host import schedule
+from functions import schedule
 from functions.host.deadlines import deadline_attachments
 from functions.mail.compose import compose
 from functions.mail.ics import deadline_ics

@@ -17,9 +17,10 @@ from engine.warpwar.game import Setup, WarpWar
 from engine.warpwar.mailgame import WarpWarMail
 from engine.warpwar.orders import TurnOrders
 from engine.warpwar.state import GameConfig, PlayerSpec, Scenario, Visibility
-from functions.host import inbound
+from functions.host import orders as order_mail
 from functions.host.deadlines import deadline_text
-from functions.host.inbound import InboundOutcome, receive
+from functions.host.inbound import receive
+from functions.host.received import InboundOutcome
 from functions.mail.body import read_message
 from functions.mail.codes import hash_code
 from functions.mail.outbox import OutboxMailer
@@ -298,7 +299,7 @@ def test_problems_reading_the_mail_reach_the_player_in_the_acknowledgement() -> 
 def test_a_wrong_code_is_answered_at_the_registered_address_and_nothing_stored() -> None:
     store, mailer = hosted(), ListMailer()
     outcome = deliver(store, raw_mail(orders(code="WRONG-CODE-00"), sender="Red <RED@Example.ORG>"), mailer)
-    assert (outcome.status, outcome.reason) == ("rejected", inbound.WRONG_CODE)
+    assert (outcome.status, outcome.reason) == ("rejected", order_mail.WRONG_CODE)
     assert store.subs == []
     [notice] = mailer.sent
     assert notice["To"] == RED
@@ -308,8 +309,8 @@ def test_a_wrong_code_is_answered_at_the_registered_address_and_nothing_stored()
 
 def test_orders_without_a_code_are_refused() -> None:
     store = hosted()
-    assert deliver(store, raw_mail(orders(code=None))).reason == inbound.NO_CODE
-    assert deliver(store, raw_mail(orders(code="________"))).reason == inbound.NO_CODE
+    assert deliver(store, raw_mail(orders(code=None))).reason == order_mail.NO_CODE
+    assert deliver(store, raw_mail(orders(code="________"))).reason == order_mail.NO_CODE
     assert store.subs == []
 
 
@@ -322,7 +323,7 @@ def test_an_unknown_sender_gets_a_polite_reply_and_nothing_is_stored() -> None:
     store, mailer = hosted(), ListMailer()
     outcome = deliver(store, raw_mail(orders(), sender="eve@example.com"), mailer)
     assert outcome.status == "rejected"
-    assert outcome.reason == inbound.UNKNOWN_SENDER.format(address="eve@example.com", game_id="g1")
+    assert outcome.reason == order_mail.UNKNOWN_SENDER.format(address="eve@example.com", game_id="g1")
     [reply] = mailer.sent
     assert reply["To"] == "eve@example.com"
     assert "is not registered in game g1" in " ".join(text_of(reply).split())
@@ -396,20 +397,20 @@ def test_a_duplicate_delivery_is_a_no_op() -> None:
 def test_mail_without_orders_or_game_gets_a_reply_saying_which_game() -> None:
     store, mailer = hosted(), ListMailer()
     outcome = deliver(store, raw_mail("Hello there", to=f"host@{DOMAIN}"), mailer)
-    assert (outcome.status, outcome.reason) == ("rejected", inbound.NO_GAME)
+    assert (outcome.status, outcome.reason) == ("rejected", order_mail.NO_GAME)
     assert "does not say which game" in " ".join(text_of(mailer.sent[0]).split())
 
 
 def test_an_unknown_game_is_named_in_the_reply() -> None:
     store, mailer = hosted(), ListMailer()
     outcome = deliver(store, raw_mail(orders(), to=f"g9@{DOMAIN}"), mailer)
-    assert outcome.reason == inbound.UNKNOWN_GAME.format(game_id="g9")
+    assert outcome.reason == order_mail.UNKNOWN_GAME.format(game_id="g9")
     assert "There is no game g9 here" in text_of(mailer.sent[0])
 
 
 def test_orders_for_a_game_open_for_sign_up_are_refused() -> None:
     store = hosted(status="open")
-    assert deliver(store, raw_mail(orders())).reason == inbound.NOT_STARTED.format(game_id="g1")
+    assert deliver(store, raw_mail(orders())).reason == order_mail.NOT_STARTED.format(game_id="g1")
 
 
 def test_an_address_playing_two_sides_says_which_with_player() -> None:
@@ -417,7 +418,7 @@ def test_an_address_playing_two_sides_says_which_with_player() -> None:
     store.all_players[1] = store.all_players[1].model_copy(update={"address": RED})
     assert deliver(store, raw_mail(orders(code=BLUE_CODE, player="P2"))).player_id == "P2"
     outcome = deliver(store, raw_mail(orders().replace("PLAYER P1\n", "")))
-    assert outcome.reason == inbound.WHICH_PLAYER.format(address=RED, game_id="g1")
+    assert outcome.reason == order_mail.WHICH_PLAYER.format(address=RED, game_id="g1")
 
 
 @pytest.mark.parametrize(

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import timedelta
 from email.message import EmailMessage
 
-from functions.host import turns
+from functions.host import due, turns
 from functions.store import Absence, GameRecord, PlayerRecord, Schedule, Store
 from tests.functions.test_turns import (  # noqa: F401 (quick_rendering: an autouse fixture)
     GAME,
@@ -152,6 +152,6 @@ def test_a_paused_game_is_not_processed_and_resuming_moves_its_deadline(store: S
     assert store.due_games(later) == []
     assert turns.process_game(GAME, later, store, Recorder(), store.settings).result == "not_running"
     paused = current(store)
-    resumed = turns.resumed(paused, later)
+    resumed = due.resumed(paused, later)
     assert resumed.status == "running" and resumed.paused_at is None
     assert resumed.deadline == START + timedelta(hours=24) + (later - paused_at)

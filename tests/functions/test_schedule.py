@@ -1,4 +1,4 @@
-"""Schedule arithmetic (functions/host/schedule.py): deadlines across time zones, daylight-saving
+"""Schedule arithmetic (functions/schedule.py): deadlines across time zones, daylight-saving
 changes and forbidden weekdays; processing times, reminders, extensions and absences."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
-from functions.host import schedule
-from functions.host.schedule import deadline_after, local_instant
+from functions import schedule
+from functions.schedule import deadline_after, local_instant
 from functions.store import Absence, GameRecord, PlayerRecord, Schedule
 
 ZONES = (

@@ -17,7 +17,7 @@ from engine.warpwar.mailgame import WarpWarMail
 from engine.warpwar.report import Report
 from engine.warpwar.state import GameConfig, GameState, PlayerSpec, Scenario, Stage, Visibility
 from engine.warpwar.views import player_view
-from functions.host import inbound, turns, warpwar_host
+from functions.host import due, inbound, turns, warpwar_host
 from functions.render.report import RenderedReport
 from functions.resources import Settings
 from functions.store import GameRecord, NewSubmission, PlayerRecord, Store, split_awaited
@@ -53,7 +53,7 @@ def new_game(store: Store, robot_seat: bool = True, start: datetime = START, **r
         turn_limit=8,
     )
     state_json = WarpWar().new_game(Setup(config=config), 7).state.model_dump_json()
-    game = turns.start(GameRecord(game_id=GAME, title="Test", status="open", **record), state_json, start)
+    game = due.start(GameRecord(game_id=GAME, title="Test", status="open", **record), state_json, start)
     players = [
         PlayerRecord(game_id=GAME, player_id="P1", name="One", address="one@example.org", code_hash="x"),
         PlayerRecord(

@@ -1,0 +1,83 @@
+"""Mail commands: a mail whose first non-blank line is a command word, or whose subject is one
+when the mail holds no orders (an order mail titled "Help with my orders" is orders).
+
+The reference players read (the HELP answer, templates/host/help.txt, says the same):
+
+    HELP                     this help: the commands, and the game's order language in short
+    STATUS [game]            what you have sent for this turn, who else has sent orders (not
+                             what they ordered), what the game waits for, the deadline
+    REPORT [game]            your latest results mail again (the orders sheet before any)
+    CHECK                    above your orders: check them and answer, submit nothing
+    JOIN <game> <name>       join a game open for sign-up; your secret code comes back by mail
+                             (a game that has started, or is full: you join as a standby)
+    MESSAGE <player|ALL>     the lines below go to that player (or every other player) from the
+    CODE <your code>         game's address, signed with your player name by the host; the CODE
+    <your text>              line is needed and is not relayed; END or a signature ends the text
+    WAIT [OFF]               this turn waits for its deadline even when every order is in
+    ABSENT <date> [TO] <date>, ABSENT <n> DAYS, ABSENT OFF
+                             you are away: the game waits for you or waives your turns (the
+                             game's absence policy), within its limits of length and number
+    TIMEZONE <zone>          deadlines in your mail in that zone (Europe/Paris, +01:00)
+
+WAIT, ABSENT and TIMEZONE change something, so they need a line CODE <your code> too (below the
+command, or after it on its line). Only a seated player may WAIT or be ABSENT; a standby may set
+a TIMEZONE; a removed player may do neither.
+
+STATUS, REPORT, MESSAGE, WAIT, ABSENT and TIMEZONE answer only a registered address of a player
+of the game, and only to that address; a mail that failed the sender checks gets no answer. JOIN
+answers the sender (that is how the code proves the address), HELP anyone who passed the sender
+checks.
+"""
+
+from __future__ import annotations
+
+from functions.host.commands.info import send_help, send_report, send_status
+from functions.host.commands.join import join
+from functions.host.commands.message import relay_message
+from functions.host.commands.reading import Command, checked_body
+from functions.host.commands.settings import change_setting
+from functions.host.orders import find_game, find_player, read_orders
+from functions.host.received import Inbound, InboundOutcome
+from functions.store import GameRecord, PlayerRecord
+
+
+def run(command: Command, mail: Inbound) -> InboundOutcome:
+    """Answer one command (the mail is neither automatic nor without a sender)."""
+    if command.word == "CHECK":
+        return read_orders(mail, checked_body(mail.body.text, command))
+    if mail.untrusted is not None:
+        return mail.rejected(f"{command.word}: {mail.untrusted}", command=command.word)
+    match command.word:
+        case "HELP":
+            return send_help(mail)
+        case "JOIN":
+            return join(mail, command)
+    found = _players_game(mail, command)
+    if isinstance(found, InboundOutcome):
+        return found
+    game, player = found
+    match command.word:
+        case "STATUS":
+            return send_status(mail, game, player)
+        case "REPORT":
+            return send_report(mail, game, player)
+        case "MESSAGE":
+            return relay_message(mail, command, game, player)
+    return change_setting(mail, command, game, player)
+
+
+def _players_game(mail: Inbound, command: Command) -> tuple[GameRecord, PlayerRecord] | InboundOutcome:
+    """The game the command is about (the recipient address; else a game id after STATUS or
+    REPORT; else the only game the sender plays) and the sender's player in it."""
+    address = mail.address or ""
+    written = command.args[0].lower() if command.word in ("STATUS", "REPORT") and command.args else None
+    if mail.recipient_game is None and written is None:
+        games = sorted({p.game_id for p in mail.store.players_by_address(address)})
+        written = games[0] if len(games) == 1 else None
+    game = find_game(mail, written)
+    if isinstance(game, InboundOutcome):
+        return game
+    player = find_player(mail, game, None)
+    if isinstance(player, InboundOutcome):
+        return player
+    return game, player

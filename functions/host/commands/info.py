@@ -1,0 +1,151 @@
+"""HELP, STATUS and REPORT: what the host tells a player (or anyone, for HELP) about a game."""
+
+from __future__ import annotations
+
+import email
+import uuid
+from collections.abc import Sequence
+from email.message import EmailMessage
+from email.utils import format_datetime
+
+from engine.core.mailgame import combat_parts, turn_scope
+from engine.games import MAIL_GAMES
+from functions.host.deadlines import deadline_text
+from functions.host.received import Inbound, InboundOutcome
+from functions.mail.compose import MAIL_POLICY, game_address
+from functions.render.notice import render_host
+from functions.store import GameRecord, KeptResults, PlayerRecord, Submission
+
+DEFAULT_GAME = "warpwar"
+"""Whose order language HELP explains when the mail names no game."""
+
+
+# --- HELP ---
+
+
+def send_help(mail: Inbound) -> InboundOutcome:
+    game = mail.store.game(mail.recipient_game) if mail.recipient_game else None
+    mailgame = MAIL_GAMES.get(game.game if game is not None else DEFAULT_GAME) or MAIL_GAMES[DEFAULT_GAME]
+    context = {
+        "game_id": game.game_id if game is not None else None,
+        "game_help": mailgame.help_text(),
+        "address": game_address(game.game_id, mail.settings.mail_domain) if game is not None else None,
+    }
+    text, html = render_host("help", context)
+    mail.reply(mail.address or "", mail.reply_subject("WarpMail help"), text, html, game)
+    mail.log("in", mail.address, game.game_id if game else None, "HELP")
+    return mail.outcome("command", "HELP", game, command="HELP")
+
+
+# --- STATUS ---
+
+
+def send_status(mail: Inbound, game: GameRecord, player: PlayerRecord) -> InboundOutcome:
+    mailgame = MAIL_GAMES.get(game.game)
+    players = {p.player_id: p for p in mail.store.players(game.game_id)}
+    awaited = game.awaited_scopes()
+    scopes = sorted({turn_scope(game.turn), turn_scope(game.turn + 1), *awaited})
+    latest = _latest(mail, game, scopes)
+    yours = [
+        (scope, mailgame.order_lines(scope, sub.orders_json) if mailgame is not None else [], sub)
+        for (who, scope), sub in sorted(latest.items())
+        if who == player.player_id
+    ]
+    others = sorted(
+        {players[who].name if who in players else who for who, _ in latest if who != player.player_id}
+    )
+    waiting = [
+        (scope, sorted(players[p].name if p in players else p for p in who if (p, scope) not in latest))
+        for scope, who in awaited.items()
+    ]
+    context = {
+        "game_id": game.game_id,
+        "title": game.title,
+        "status": game.status,
+        "turn": game.turn,
+        "player": player.name,
+        "deadline": deadline_text(game.deadline, player.timezone),
+        "round_deadline": deadline_text(game.round_deadline, player.timezone),
+        "yours": [
+            {"scope": _scope_words(scope), "lines": lines, "version": sub.version}
+            for scope, lines, sub in yours
+        ],
+        "others": others,
+        "waiting": [{"scope": _scope_words(scope), "names": names} for scope, names in waiting if names],
+    }
+    text, html = render_host("status", context)
+    mail.reply(player.address, mail.reply_subject(f"Status of game {game.game_id}"), text, html, game, player)
+    mail.log("in", mail.address, game.game_id, "STATUS")
+    return mail.outcome("command", "STATUS", game, player, command="STATUS")
+
+
+def _latest(mail: Inbound, game: GameRecord, scopes: Sequence[str]) -> dict[tuple[str, str], Submission]:
+    """The latest submission of each player for each of ``scopes`` (a prefix query matches
+    longer scopes too, "turn:1" also "turn:12": only exact ones are kept)."""
+    found: dict[tuple[str, str], Submission] = {}
+    for scope in scopes:
+        for (who, their_scope), sub in mail.store.latest_submissions(game.game_id, scope).items():
+            if their_scope == scope:
+                found[(who, scope)] = sub
+    return found
+
+
+def _scope_words(scope: str) -> str:
+    """ "turn:5" as "turn 5", "combat:5/P1:2223:2" as "combat at 2223 in turn 5/P1, round 2"."""
+    combat = combat_parts(scope)
+    if combat is not None:
+        return f"combat at {combat.star} in turn {combat.turn}, round {combat.round}"
+    return " ".join(scope.split(":"))
+
+
+# --- REPORT ---
+
+
+def send_report(mail: Inbound, game: GameRecord, player: PlayerRecord) -> InboundOutcome:
+    """The latest results mail sent to the player (kept by the turn service), sent again as it
+    was, map and files too; before any, the orders sheet as the game stands, which is what a
+    player asking for a report then needs."""
+    kept = mail.store.latest_results(game.game_id, player.player_id)
+    if kept is not None:
+        return _resend(mail, game, player, *kept)
+    mailgame = MAIL_GAMES.get(game.game)
+    sheet = None
+    if mailgame is not None and game.status != "open":
+        game, state_json = mail.store.state(game.game_id)
+        sheet = mailgame.sheet(state_json, player.player_id, deadline_text(game.deadline, player.timezone))
+    paragraphs = [REPORT_NONE_YET.format(game_id=game.game_id)]
+    mail.notice(player.address, f"Game {game.game_id}: your orders sheet", paragraphs, sheet, game, player)
+    mail.log("in", mail.address, game.game_id, REPORT_SHEET)
+    return mail.outcome("command", "REPORT", game, player, command="REPORT")
+
+
+def _resend(
+    mail: Inbound, game: GameRecord, player: PlayerRecord, kept: KeptResults, raw: bytes
+) -> InboundOutcome:
+    """The kept mail with a new Message-ID and Date, to the player's registered address (which
+    may have changed since); its thread headers keep it in the game's thread. It now answers
+    the REPORT mail, so it is "auto-replied" to it (RFC 3834), no longer "auto-generated"."""
+    message = email.message_from_bytes(raw, policy=MAIL_POLICY)
+    assert isinstance(message, EmailMessage)  # the policy's message factory
+    for name, value in (
+        ("To", player.address),
+        ("Date", format_datetime(mail.now)),
+        ("Message-ID", f"<report.{uuid.uuid4().hex}@{mail.settings.mail_domain}>"),
+        ("In-Reply-To", mail.message_id),
+        ("Auto-Submitted", "auto-replied"),
+    ):
+        del message[name]
+        message[name] = value
+    sent_id = mail.mailer.send(message)
+    mail.sent += (sent_id,)
+    mail.log("out", player.address, game.game_id, "results", subject=kept.subject, key=sent_id)
+    mail.log("in", mail.address, game.game_id, REPORT_SENT.format(version=kept.version))
+    return mail.outcome("command", REPORT_SENT.format(version=kept.version), game, player, command="REPORT")
+
+
+REPORT_SENT = "REPORT: the results of version {version} sent again"
+REPORT_SHEET = "REPORT: no results sent yet, orders sheet sent"
+REPORT_NONE_YET = (
+    "No results of game {game_id} have been sent to you yet, so there are none to send again. Here "
+    "is your orders sheet as the game stands now: fill it in, add your CODE and send it."
+)

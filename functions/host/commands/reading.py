@@ -1,0 +1,113 @@
+"""Reading a command mail: which command it gives (its first non-blank line, or its subject when
+the mail holds no orders), the words after it, and the text below it."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from pydantic import BaseModel, ConfigDict
+
+from engine.core.orderblock import clean, quote_depth
+
+COMMANDS = ("HELP", "STATUS", "REPORT", "CHECK", "JOIN", "MESSAGE", "WAIT", "ABSENT", "TIMEZONE")
+MAX_MESSAGE = 4000
+"""Characters of a relayed message (the Star Fleet Warlord service took 90 per order; a mail
+may say more, but not a whole novel)."""
+REPLY_PREFIX = re.compile(r"^\s*((re|fwd?|aw|sv|antw)\s*(\[\d+\])?\s*:\s*)+", re.IGNORECASE)
+GAME_LINE = re.compile(r"^GAME:?(\s+\S+)?$", re.IGNORECASE)
+CODE_LINE = re.compile(r"^\s*CODE:?\s+(\S.*)$", re.IGNORECASE)
+SIGNATURE = re.compile(r"^(-- ?|_{5,}|-{3,} ?Original Message ?-{3,}.*)$", re.IGNORECASE)
+END_LINE = re.compile(r"^\s*END\W*$", re.IGNORECASE)
+
+
+class Command(BaseModel):
+    """A command as written: its word, the words after it, and the mail's lines below it."""
+
+    model_config = ConfigDict(frozen=True)
+
+    word: str
+    args: tuple[str, ...] = ()
+    line: int | None = None
+    """The command's line in the body (0-based), None when it is the subject."""
+    below: tuple[str, ...] = ()
+
+
+def find_command(subject: str, text: str) -> Command | None:
+    """The command a mail gives, or None for an order mail (see the module doc)."""
+    lines = text.split("\n")
+    first = next((index for index, line in enumerate(lines) if line.strip()), None)
+    if first is not None:
+        found = _command(lines[first])
+        if found is not None:
+            word, args = found
+            return Command(word=word, args=args, line=first, below=tuple(lines[first + 1 :]))
+    if _game_line(lines) is not None:
+        return None
+    found = _command(REPLY_PREFIX.sub("", subject))
+    if found is None:
+        return None
+    word, args = found
+    return Command(word=word, args=args, below=tuple(lines))
+
+
+def _command(line: str) -> tuple[str, tuple[str, ...]] | None:
+    words = line.split()
+    if not words:
+        return None
+    word = words[0].upper().rstrip(":")
+    return (word, tuple(words[1:])) if word in COMMANDS else None
+
+
+def _game_line(lines: Sequence[str]) -> int | None:
+    """Where the order block starts, as engine/core/orderblock.py finds it: the first unquoted
+    GAME line, else the first quoted one."""
+    for quoted in (False, True):
+        for index, raw in enumerate(lines):
+            depth, text = quote_depth(raw)
+            if (depth > 0) == quoted and GAME_LINE.match(clean(text)):
+                return index
+    return None
+
+
+def checked_body(text: str, command: Command) -> str | None:
+    """``text`` with a ``CHECK`` header line in its order block, so that the game checks and
+    submits nothing; None when it has no order block. A line above the block (the command's
+    own, or else a blank one) is taken out, so that the order lines keep their numbers."""
+    lines = text.split("\n")
+    start = _game_line(lines)
+    if start is None:
+        return None
+    if command.line is not None and command.line < start:
+        spare: int | None = command.line
+    else:
+        spare = next((i for i in range(start - 1, -1, -1) if not lines[i].strip()), None)
+    if spare is not None:
+        del lines[spare]
+        start -= 1
+    lines.insert(start + 1, "CHECK")
+    return "\n".join(lines)
+
+
+def message_text(lines: Sequence[str]) -> tuple[str, str | None]:
+    """The text of a MESSAGE (up to END, a signature or the quoted history of a reply) and
+    the secret code given on a CODE line (which is not part of the text)."""
+    kept: list[str] = []
+    code = None
+    for line in lines:
+        if END_LINE.match(line) or SIGNATURE.match(line.strip()):
+            break
+        if quote_depth(line)[0] > 0:
+            continue
+        found = CODE_LINE.match(line)
+        if found is not None and code is None:
+            code = found.group(1).strip()
+            continue
+        kept.append(line.rstrip())
+    text = "\n".join(kept).strip("\n")
+    if len(text) > MAX_MESSAGE:
+        text = text[:MAX_MESSAGE].rstrip() + "\n" + CUT.format(limit=MAX_MESSAGE)
+    return text, code
+
+
+CUT = "[... the rest was cut: messages are relayed up to {limit} characters]"

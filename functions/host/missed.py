@@ -1,0 +1,168 @@
+"""Missed turns: the GM alerted when a player reaches the game's limit of turns missed in a row, and
+the game's ``missed_action`` taken (the seat to a robot or the first standby)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from functools import partial
+
+from functions.host.ports import TurnStore
+from functions.host.seats import SeatError, seat_player
+from functions.host.sending import send_once
+from functions.mail.compose import OutgoingMail
+from functions.mail.ses import Mailer
+from functions.render.notice import render_notice
+from functions.resources import Settings
+from functions.store.records import (
+    GameRecord,
+    PlayerRecord,
+)
+
+ROBOT_LEVEL = "cadet"
+"""The robot a seat goes to after too many missed turns (``Schedule.missed_action`` "robot")."""
+
+
+# --- Missed turns ---
+
+
+def reached_limit(before: GameRecord, after: GameRecord) -> list[str]:
+    """The players whose missed turns in a row went up to a multiple of the game's limit."""
+    limit = after.schedule.missed_limit
+    return [
+        player
+        for player, count in sorted(after.missed.items())
+        if count > before.missed.get(player, 0) and count % limit == 0
+    ]
+
+
+def finish_alerts(
+    store: TurnStore,
+    mailer: Mailer,
+    settings: Settings,
+    game: GameRecord,
+    players: list[PlayerRecord],
+    now: datetime,
+) -> int:
+    """The missed-turn alerts of the latest version an earlier attempt did not finish."""
+    limit = game.schedule.missed_limit
+    if game.version == 0 or not any(count % limit == 0 for count in game.missed.values()):
+        return 0
+    before, _ = store.state(game.game_id, game.version - 1)
+    return alert_missed(store, mailer, settings, before, game, players, now)
+
+
+def alert_missed(
+    store: TurnStore,
+    mailer: Mailer,
+    settings: Settings,
+    before: GameRecord,
+    after: GameRecord,
+    players: list[PlayerRecord],
+    now: datetime,
+) -> int:
+    """For each player who reached the missed-turn limit with the step from ``before`` to
+    ``after``: the game's ``missed_action`` taken, once, and the GM alerted by mail, once."""
+    by_id = {p.player_id: p for p in players}
+    alerts = 0
+    for player_id in reached_limit(before, after):
+        player = by_id.get(player_id)
+        if player is None or player.robot is not None:
+            continue
+        done = take_missed_action(store, mailer, settings, after, player, players, now)
+        key = f"missed-alert/{after.game_id}/{after.version}/{player_id}"
+        reason = f"GM alert: {player_id} missed {after.missed[player_id]} turns in a row"
+        to = after.gm_address or settings.sender
+        alerts += send_once(
+            store, mailer, settings, key, partial(alert_mail, after, player, to, done), now, reason
+        )
+    return alerts
+
+
+def take_missed_action(
+    store: TurnStore,
+    mailer: Mailer,
+    settings: Settings,
+    game: GameRecord,
+    player: PlayerRecord,
+    players: list[PlayerRecord],
+    now: datetime,
+) -> str:
+    """Take the game's ``missed_action`` for ``player``'s seat, unless an earlier attempt did;
+    what was done, for the GM."""
+    action = game.schedule.missed_action
+    if action == "alert":
+        return ACTION_NONE
+    key = f"missed-action/{game.game_id}/{game.version}/{player.player_id}"
+    if not store.first_time(key, now=now):
+        return ACTION_EARLIER.format(action=action)
+    try:
+        if action == "robot":
+            store.update_player(player.model_copy(update={"robot": ROBOT_LEVEL}))
+            return ACTION_ROBOT.format(level=ROBOT_LEVEL)
+        return seat_standby(store, mailer, settings, game, player, players, now)
+    except Exception:
+        store.forget(key)
+        raise
+
+
+def seat_standby(
+    store: TurnStore,
+    mailer: Mailer,
+    settings: Settings,
+    game: GameRecord,
+    player: PlayerRecord,
+    players: list[PlayerRecord],
+    now: datetime,
+) -> str:
+    """The first standby (by player id) takes ``player``'s seat (functions/host/seats.py)."""
+    standby = min((p for p in players if p.role == "standby"), key=lambda p: p.player_id, default=None)
+    if standby is None:
+        return ACTION_NO_STANDBY
+    try:
+        seat_player(store, mailer, settings, game, player.player_id, standby.address, standby.name, now)
+    except SeatError as error:
+        return ACTION_STANDBY_FAILED.format(name=standby.name, address=standby.address, why=error)
+    return ACTION_STANDBY.format(name=standby.name, address=standby.address)
+
+
+def alert_mail(game: GameRecord, player: PlayerRecord, to: str, done: str) -> OutgoingMail:
+    """The GM's alert: the game, the player, their missed turns in a row, what was done, and
+    the console commands that give the seat to someone else."""
+    count = game.missed[player.player_id]
+    title = f"{player.name} ({player.player_id}) missed {count} turns in a row in game {game.game_id}"
+    paragraphs = [
+        ALERT.format(
+            name=player.name,
+            player_id=player.player_id,
+            address=player.address,
+            count=count,
+            game_id=game.game_id,
+            title=game.title,
+            limit=game.schedule.missed_limit,
+        ),
+        done,
+        ALERT_COMMANDS,
+    ]
+    block = COMMANDS.format(game_id=game.game_id, player_id=player.player_id)
+    text, html = render_notice(title, paragraphs, block)
+    return OutgoingMail(to=to, subject=title, text=text, html=html, game_id=game.game_id, kind="notice")
+
+
+ALERT = (
+    "{name} ({player_id}, {address}) has sent no orders for {count} player-turns in a row in game "
+    "{game_id} ({title}); the game's limit is {limit}. Their turns were waived."
+)
+ALERT_COMMANDS = "To give the seat to a standby, or to a robot, from the GM console:"
+COMMANDS = (
+    "warpmail player replace {game_id} {player_id} <standby-address>\n"
+    "warpmail player robot {game_id} {player_id}"
+)
+ACTION_NONE = "Nothing was changed: the game's schedule asks only for this alert."
+ACTION_ROBOT = "As the game's schedule asks, a robot ({level}) now plays the seat."
+ACTION_NO_STANDBY = "The game's schedule gives the seat to a standby, but the game has none."
+ACTION_STANDBY = "As the game's schedule asks, the standby {name} ({address}) now holds the seat."
+ACTION_STANDBY_FAILED = "The standby {name} ({address}) could not take the seat: {why}."
+ACTION_EARLIER = (
+    "The game's schedule asks for the seat to go to a {action}: that was done when this turn was "
+    "processed (`warpmail game show` tells who holds the seat now)."
+)

@@ -1,0 +1,116 @@
+"""Reminders: the players whose player-turn orders are not in, reminded when a reminder time comes."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from functools import partial
+
+from functions import schedule
+from functions.host.deadlines import deadline_attachments, deadline_text
+from functions.host.due import latest_of
+from functions.host.ports import TurnStore
+from functions.host.sending import send_once
+from functions.mail.compose import OutgoingMail
+from functions.mail.ses import Mailer
+from functions.render.notice import render_notice
+from functions.resources import Settings
+from functions.store.keys import iso
+from functions.store.records import (
+    GameRecord,
+    PlayerRecord,
+    split_awaited,
+)
+
+# --- Reminders ---
+
+
+def send_reminders(
+    store: TurnStore,
+    mailer: Mailer,
+    settings: Settings,
+    game: GameRecord,
+    players: list[PlayerRecord],
+    now: datetime,
+) -> tuple[GameRecord, int]:
+    """Remind the players whose player-turn orders are not in, if a reminder time has come and
+    the turn is not played now anyway; the game with the reminders noted, and the mails sent."""
+    handled = game.reminded_at
+    due = [t for t in schedule.reminder_times(game) if t <= now and (handled is None or t > handled)]
+    processing = schedule.processing_due(game)
+    if not due or processing is None or processing <= now:
+        return game, 0
+    at = due[-1]
+    sent = 0
+    for player in reminded_players(store, game, players, now):
+        key = f"reminder/{game.game_id}/{iso(processing)}/{iso(at)}/{player.player_id}"
+        reason = f"reminder of the deadline {iso(processing)}"
+        sent += send_once(
+            store, mailer, settings, key, partial(reminder_mail, game, player, now), now, reason
+        )
+    store.note_reminders(game, at)
+    return game.model_copy(update={"reminded_at": at}), sent
+
+
+def reminded_players(
+    store: TurnStore, game: GameRecord, players: list[PlayerRecord], now: datetime
+) -> list[PlayerRecord]:
+    """The seated human players, not absent now, with player-turn orders awaited and not in."""
+    owed = [(s, p) for s, p in map(split_awaited, game.awaiting) if not s.startswith(schedule.COMBAT_PREFIX)]
+    latest = latest_of(store, game, [scope for scope, _ in owed])
+    late = {player for scope, player in owed if (player, scope) not in latest}
+    return [
+        p
+        for p in sorted(schedule.seated(players), key=lambda p: p.player_id)
+        if p.player_id in late and p.robot is None and schedule.absent_at(p, now) is None
+    ]
+
+
+def reminder_mail(game: GameRecord, player: PlayerRecord, now: datetime) -> OutgoingMail:
+    """A short reminder: the orders the game waits for, the deadline in the player's time zone
+    (with the calendar file), what happens without them, and how to get the orders sheet."""
+    deadline = deadline_text(game.deadline, player.timezone)
+    processing = deadline_text(schedule.processing_due(game), player.timezone)
+    title = f"Reminder: your orders for turn {game.turn} are due {deadline}"
+    if game.deadline is not None and game.deadline <= now:
+        when = REMINDER_LATE.format(deadline=deadline, processing=processing)
+    elif processing != deadline:
+        when = REMINDER_GRACE.format(deadline=deadline, processing=processing)
+    else:
+        when = REMINDER_DUE.format(deadline=deadline)
+    paragraphs = [
+        REMINDER.format(game_id=game.game_id, title=game.title, turn=game.turn),
+        when,
+        REMINDER_SHEET,
+    ]
+    text, html = render_notice(title, paragraphs)
+    return OutgoingMail(
+        to=player.address,
+        subject=title,
+        text=text,
+        html=html,
+        attachments=deadline_attachments(game, player),
+        game_id=game.game_id,
+        player_id=player.player_id,
+        kind="notice",
+    )
+
+
+REMINDER = "Game {game_id} ({title}) is waiting for your orders for turn {turn}."
+REMINDER_DUE = (
+    "The deadline is {deadline} (your time zone; the attached calendar file has it). Without "
+    "your orders by then your player-turn is waived: your ships hold, nothing is built, income "
+    "still comes."
+)
+REMINDER_GRACE = (
+    "The deadline is {deadline} (your time zone; the attached calendar file has it). The game "
+    "waits for late orders until {processing}; after that your player-turn is waived: your ships "
+    "hold, nothing is built, income still comes."
+)
+REMINDER_LATE = (
+    "The deadline, {deadline}, has passed: the game waits for your orders until {processing}. "
+    "After that your player-turn is waived: your ships hold, nothing is built, income still comes."
+)
+REMINDER_SHEET = (
+    "Send REPORT to the game for your latest results and your orders sheet; an order block with "
+    "no orders tells the game you have nothing to order. Going away? Send ABSENT with your CODE."
+)
