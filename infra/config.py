@@ -60,6 +60,7 @@ class DeployConfig(BaseModel):
     region: str = Field("eu-west-1", pattern=r"^[a-z]{2}(-[a-z]+)+-\d$")
     schedule_minutes: int = Field(Resources.model_fields["schedule_minutes"].default, ge=1, le=1440)
     archive_days: int = Field(90, ge=30)
+    raw_mail_days: int = Field(365, ge=0)  # 0: raw inbound mail is kept forever
     results_retention_days: int = Field(365, ge=1)
     log_retention_days: int = 30
     inbound_concurrency: int = Field(5, ge=0, le=1000)

@@ -3,7 +3,9 @@ game states and the results mail kept for REPORT), the access-log bucket, and th
 
 Nothing here is deleted with the stack (RemovalPolicy.RETAIN), no bucket is public, every bucket
 is encrypted, versioned and refuses requests without TLS. Mail and states move to cheaper storage
-after ``archive_days``; only the kept results mail expires (a newer one replaces it anyway).
+after ``archive_days``. Two things expire: raw inbound mail after ``raw_mail_days`` (0: never),
+so players' mail is not kept longer than the operator chose, and the kept results mail (a newer
+one replaces it anyway).
 """
 
 from __future__ import annotations
@@ -56,6 +58,23 @@ def _archive(prefix: str | None, days: int) -> s3.LifecycleRule:
     )
 
 
+def _expire_raw_mail(prefix: str, days: int) -> list[s3.LifecycleRule]:
+    """Raw mail under ``prefix`` is deleted ``days`` after it arrived (no rule for 0: kept forever).
+    In a versioned bucket that deletion, or a re-drive copying the mail onto itself, leaves an older
+    version: it goes ``NONCURRENT_DAYS`` later, or ``days`` if sooner, so no copy of a mail is kept
+    much past the set time (not twice as long)."""
+    if not days:
+        return []
+    return [
+        s3.LifecycleRule(
+            id="expire-raw-mail",
+            prefix=prefix,
+            expiration=Duration.days(days),
+            noncurrent_version_expiration=Duration.days(min(days, NONCURRENT_DAYS)),
+        )
+    ]
+
+
 class Storage(Construct):
     """The buckets and the table of one deployment."""
 
@@ -86,7 +105,10 @@ class Storage(Construct):
             bucket_name=resources.mail_bucket,
             server_access_logs_bucket=self.access_logs,
             server_access_logs_prefix=f"{resources.mail_bucket}/",
-            lifecycle_rules=[_archive(None, config.archive_days)],
+            lifecycle_rules=[
+                _archive(None, config.archive_days),
+                *_expire_raw_mail(resources.inbound_prefix, config.raw_mail_days),
+            ],
         )
         self.state_bucket = _bucket(
             self,

@@ -15,7 +15,7 @@ every other player an enemy.
 An illegal order is never refused outright, since a round must always resolve: ``check_order``
 adjusts it in this fixed order, noting every change in the owner's words.
 
-1. A Systemship that chose RETREAT DODGEs instead.
+1. A Systemship, or a Warpship whose PD is 0, that chose RETREAT DODGEs instead.
 2. Beam, Screen and ECM are cut to what the ship has left.
 3. Weapons aimed at anything but an enemy ship in the fight are not fired; a Beam or Cannons
    without a target are not fired.
@@ -149,13 +149,23 @@ def _check_order(
 
 
 def _tactic(ship: Ship, order: CombatOrder, notes: list[str]) -> CombatOrder:
-    if order.tactic is Tactic.RETREAT and not ship.is_warpship:
+    """Only a ship that can move may RETREAT. The PD that counts is the one the round began with
+    (this runs before any fire): hits taken this round do not undo a retreat already ordered."""
+    if order.tactic is not Tactic.RETREAT:
+        return order
+    if not ship.is_warpship:
         notes.append(
             f"{ship.name} DODGEs instead of RETREATing: a Systemship may never select the RETREAT "
             "tactic (rules IV, Systemships)"
         )
-        return order.model_copy(update={"tactic": Tactic.DODGE})
-    return order
+    elif ship.current.PD == 0:
+        notes.append(
+            f"{ship.name} DODGEs instead of RETREATing: its PD is 0, and a Warpship whose PD is "
+            "reduced to zero may not move (rules V, Movement)"
+        )
+    else:
+        return order
+    return order.model_copy(update={"tactic": Tactic.DODGE})
 
 
 def _capacities(ship: Ship, order: CombatOrder, notes: list[str]) -> CombatOrder:

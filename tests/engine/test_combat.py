@@ -556,6 +556,50 @@ def test_systemship_may_never_retreat_and_dodges_instead() -> None:
     assert state.ships["P1.S1"].location == STAR
 
 
+def test_warpship_with_pd_0_may_not_retreat_and_dodges_instead() -> None:
+    """ "A Warpship whose PD is reduced to zero may not move" (rules V): with nothing fired at it,
+    a RETREAT would escape; it DODGEs and stays, and its owner is told why."""
+    state, step, fight_ = fight(["W1: TL0 PD={4}0 B=2 SR=1"], ["W2: TL0 PD=5"])
+    executed, note = checked(step, fight_, "P1.W1", retreat(retreat_to="0606"))
+    assert executed == retreat(retreat_to="0606").model_copy(update={"tactic": Tactic.DODGE})
+    assert note == (
+        "W1 DODGEs instead of RETREATing: its PD is 0, and a Warpship whose PD is reduced to zero "
+        "may not move (rules V, Movement)"
+    )
+    over = resolve_round(step, fight_, {"P1.W1": retreat(retreat_to="0606"), "P2.W2": dodge()})
+    assert not over
+    assert state.ships["P1.W1"].location == STAR
+    assert last_round(step).orders["P1.W1"].tactic is Tactic.DODGE
+    assert last_round(step).escaped == ()
+    assert last_round(step).order_notes["P1.W1"] == note
+    assert events_of(step, ShipRetreated) == []
+
+
+def test_pd_0_warpship_on_a_retreating_standing_order_dodges_too() -> None:
+    state, step, fight_ = fight(["W1: TL0 PD={4}0 A=2"], ["W2: TL0 PD=5"])
+    state.ships["P1.W1"].standing_order = retreat()
+    resolve_round(step, fight_, {"P2.W2": dodge()})
+    assert state.ships["P1.W1"].location == STAR
+    assert "its PD is 0" in last_round(step).order_notes["P1.W1"]
+
+
+def test_pd_lost_in_the_round_does_not_stop_a_retreat_ordered_with_pd_left() -> None:
+    """The PD that counts is the PD the round began with: orders are written, then "all weapons
+    fire", then "Ships that successfully retreat are moved". W1 starts with PD=1, loses it to a
+    Missile (which does not count against escape) and still gets away; from now on it may not move."""
+    state, step, fight_ = fight(["W1: TL0 PD=1 A=2"], ["S2: TL0 PD=2 T=1 M=3"])
+    state.ships["P1.W1"].damage_priority = (Attr.PD, Attr.A)
+    orders = {
+        "P1.W1": retreat(drive=1),
+        "P2.S2": dodge(missiles=(MissileShot(target="P1.W1", drive=4),)),  # ATTACK +3 vs RETREAT: Hit
+    }
+    resolve_round(step, fight_, orders)
+    assert state.ships["P1.W1"].current == Attributes(A=1)
+    assert state.ships["P1.W1"].location == P1_RETREAT_HEX
+    assert last_round(step).escaped == ("P1.W1",)
+    assert "P1.W1" not in last_round(step).order_notes
+
+
 def test_escaping_warpship_takes_carried_systemships_and_leaves_dropped_ones() -> None:
     """ "If the Warpship successfully retreats on the round it drops Systemships, the Systemships
     stay in the star hex"; those still in its racks go with it."""
@@ -758,6 +802,20 @@ def test_three_quiet_rounds_make_the_player_whose_turn_it_is_withdraw() -> None:
     (ended,) = events_of(step, CombatEnded)
     assert (ended.reason, ended.holder, ended.rounds) == ("withdrawal", "P2", 3)
     assert state.control[STAR].owner == "P2"
+
+
+def test_a_warpship_with_pd_0_still_withdraws_after_three_quiet_rounds() -> None:
+    """The withdrawal sends away "all his ships", so a Warpship that may not RETREAT (PD 0)
+    leaves with the rest: only Systemships are named as left behind."""
+    state, step, fight_ = fight(["W1: TL0 PD={4}0 A=2"], ["W9: TL0 PD=5"])
+    orders = {"P1.W1": retreat()}
+    assert not resolve_round(step, fight_, orders)
+    assert not resolve_round(step, fight_, orders)
+    assert state.ships["P1.W1"].location == STAR
+    assert resolve_round(step, fight_, orders)
+    assert state.ships["P1.W1"].location == P1_RETREAT_HEX
+    (ended,) = events_of(step, CombatEnded)
+    assert (ended.reason, ended.holder) == ("withdrawal", "P2")
 
 
 def test_damage_past_screens_resets_the_quiet_rounds() -> None:

@@ -27,6 +27,7 @@ def test_cdk_json_holds_a_default_for_every_setting_but_the_domain_and_the_opera
     # Then every setting is read, with the documented defaults
     assert config.mail_domain == "games.example.org" and config.operator_email == "gm@example.org"
     assert (config.schedule_minutes, config.log_retention_days, config.archive_days) == (5, 30, 90)
+    assert config.raw_mail_days == 365
     assert config.resources().sender == "warpmail@games.example.org"
     assert config.resources().configuration_set == f"warpmail-{config.environment}"
 
@@ -58,6 +59,7 @@ def test_missing_settings_are_named_with_how_to_give_them() -> None:
         ("warpmail:environment", "Prod_1", "should match pattern"),
         ("warpmail:environment", "prod-", "should match pattern"),
         ("warpmail:archiveDays", 10, "greater than or equal to 30"),
+        ("warpmail:rawMailDays", -1, "greater than or equal to 0"),
         ("warpmail:colour", "blue", "Extra inputs are not permitted"),
     ],
 )

@@ -47,12 +47,21 @@ def test_every_bucket_is_private_encrypted_versioned_kept_and_tls_only(synthesiz
         assert any(s["Condition"] == {"Bool": {"aws:SecureTransport": "false"}} for s in denials)
 
 
-def test_mail_moves_to_cheaper_storage_and_is_never_deleted(synthesized: Synthesized) -> None:
+def test_mail_moves_to_cheaper_storage_and_raw_mail_expires_after_a_year(synthesized: Synthesized) -> None:
     _, mail = bucket_named(synthesized, DESCRIBED.mail_bucket)
     rules = mail["Properties"]["LifecycleConfiguration"]["Rules"]
-    assert all("ExpirationInDays" not in rule and "NoncurrentVersionExpiration" not in rule for rule in rules)
     transitions = [t for rule in rules for t in rule.get("Transitions", [])]
     assert transitions == [{"StorageClass": "GLACIER_IR", "TransitionInDays": 90}]
+    expiring = [rule for rule in rules if "ExpirationInDays" in rule or "NoncurrentVersionExpiration" in rule]
+    assert expiring == [
+        {
+            "Id": "expire-raw-mail",
+            "Prefix": DESCRIBED.inbound_prefix,
+            "Status": "Enabled",
+            "ExpirationInDays": 365,
+            "NoncurrentVersionExpiration": {"NoncurrentDays": 30},
+        }
+    ]
     assert "LoggingConfiguration" in mail["Properties"]
 
 

@@ -158,6 +158,10 @@ WRONG_ROUND = "the combat at {where} is at round {round}, not round {written}"
 NOT_IN_COMBAT = "{ship} is not in the combat at {where}"
 CARRIED_IN_COMBAT = "{ship} is carried by {carrier}: it takes no part in the round (rules IV)"
 SYSTEMSHIP_RETREAT = "{ship} is a Systemship: Systemships may never RETREAT (rules IV); use DODGE"
+PD_ZERO_RETREAT = (
+    "{ship} has PD=0 and cannot RETREAT: a Warpship whose PD is reduced to zero may not move (rules V); "
+    "use DODGE"
+)
 OVER_CAPACITY = "{ship} has {attr}={have}: it cannot power {attr}={wanted} (rules VI)"
 NO_TARGET = "{ship}'s {weapon} needs a target: name an enemy ship after the tactic"
 NOT_AN_ENEMY_HERE = (
@@ -1038,8 +1042,11 @@ def ship_order_problems(
     problems: list[str] = []
     name = ship.name
     now = ship.current
-    if order.tactic is Tactic.RETREAT and not ship.is_warpship:
-        problems.append(SYSTEMSHIP_RETREAT.format(ship=name))
+    if order.tactic is Tactic.RETREAT:
+        if not ship.is_warpship:
+            problems.append(SYSTEMSHIP_RETREAT.format(ship=name))
+        elif now.PD == 0:
+            problems.append(PD_ZERO_RETREAT.format(ship=name))
     for attr, have, wanted in (("B", now.B, order.beam), ("S", now.S, order.screen), ("E", now.E, order.ecm)):
         if wanted > have:
             problems.append(OVER_CAPACITY.format(ship=name, attr=attr, have=have, wanted=wanted))

@@ -233,7 +233,8 @@ def _combat(view: PlayerView, combat: CombatView) -> list[str]:
 
 
 def _combat_examples(ship: Ship, enemies: list[str]) -> list[CombatOrder]:
-    """An attack with what the ship has, a dodge with full Screens and ECM, and a retreat."""
+    """An attack with what the ship has, a dodge with full Screens and ECM, and a retreat (for a
+    Warpship that can move)."""
     now = ship.current
     power = now.PD
     orders = []
@@ -255,7 +256,7 @@ def _combat_examples(ship: Ship, enemies: list[str]) -> list[CombatOrder]:
         shots = tuple(MissileShot(target=enemies[0], drive=EXAMPLE_MISSILE_DRIVE) for _ in range(volley))
         orders.append(CombatOrder(tactic=Tactic.ATTACK, drive=power - volley, missiles=shots))
     orders.append(default_order(ship))
-    if ship.is_warpship:
+    if ship.is_warpship and power:  # "A Warpship whose PD is reduced to zero may not move"
         screen = min(now.S, power)
         orders.append(CombatOrder(tactic=Tactic.RETREAT, drive=power - screen, screen=screen))
     return orders

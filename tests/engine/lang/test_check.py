@@ -458,6 +458,14 @@ def test_standing_orders_beyond_the_ship_are_warnings(fleet: GameState) -> None:
     ]
 
 
+def test_a_standing_retreat_for_a_warpship_with_pd_0_is_a_warning(fleet: GameState) -> None:
+    w3 = fleet.ships["P1.W3"]
+    w3.current = w3.current.replace(PD=0)
+    found = warnings("STANDING W3 RETREAT: D=0", view_of(fleet))
+    assert found == [checks.STANDING_WARNING.format(problem=checks.PD_ZERO_RETREAT.format(ship="W3"))]
+    assert warnings("STANDING W3 DODGE: D=0", view_of(fleet)) == []
+
+
 # --- Combat rounds ---
 
 
@@ -525,6 +533,14 @@ def test_missiles_cannons_and_shells(battle: GameState) -> None:
     ]
     assert round_errors("W1 ATTACK P2.W9: D=0 S=1 M=@2", battle) == [checks.WEAPON_MIX.format(ship="W1")]
     assert round_errors("S2 RETREAT: D=5", battle) == [checks.SYSTEMSHIP_RETREAT.format(ship="S2")]
+
+
+def test_a_warpship_with_pd_0_may_not_retreat(battle: GameState) -> None:
+    """ "A Warpship whose PD is reduced to zero may not move": the engine would make it DODGE."""
+    w3 = battle.ships["P1.W3"]
+    w3.current = w3.current.replace(PD=0)
+    assert round_errors("W3 RETREAT: D=0", battle) == [checks.PD_ZERO_RETREAT.format(ship="W3")]
+    assert round_errors("W3 DODGE: D=0 DROP S4", battle) == []
 
 
 def test_pick_up_and_drop_in_combat(battle: GameState) -> None:

@@ -118,6 +118,18 @@ def test_the_combat_sheet_lists_the_enemy_and_a_template_per_ship() -> None:
     assert_sheet_works(sheet, view)
 
 
+def test_the_combat_sheet_offers_no_retreat_to_a_warpship_with_pd_0() -> None:
+    """ "A Warpship whose PD is reduced to zero may not move": no RETREAT example for it."""
+    state = battle()
+    w3 = state.ships["P1.W3"]
+    w3.current = w3.current.replace(PD=0)
+    view = view_of(state)
+    sheet = combat_sheet(view, "0505")
+    assert "# W3 DODGE: D=0" in sheet
+    assert "W3 RETREAT" not in sheet
+    assert_sheet_works(sheet, view)
+
+
 def test_a_combat_sheet_without_a_combat_says_so() -> None:
     view = view_of(fleet())
     sheet = combat_sheet(view, "0101")
