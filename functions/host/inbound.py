@@ -50,10 +50,11 @@ from engine.core.mailgame import Earlier, MailGame
 from engine.core.orderblock import Header, find_block
 from engine.games import MAIL_GAMES
 from functions.host.deadlines import deadline_attachments, deadline_text
-from functions.mail.body import BodyText, order_text, read_message, sender, subject
+from functions.mail import limits
+from functions.mail.body import BodyText, order_text, plain_header_text, read_message, sender, subject
 from functions.mail.codes import code_matches
 from functions.mail.compose import Attachment, OutgoingMail, compose, game_from_address
-from functions.mail.safety import is_automatic, safety_failure
+from functions.mail.safety import LOCAL_INTAKE, Verdicts, is_automatic, safety_failure, stored_verdicts
 from functions.mail.ses import Mailer
 from functions.render.jinja import environment
 from functions.resources import Settings
@@ -154,6 +155,8 @@ class Inbound:
     store: InboundStore
     mailer: Mailer
     settings: Settings
+    verdicts: Verdicts | None = None
+    """SES's verdicts on the mail; None: none could be read (not trusted)."""
     sent: tuple[str, ...] = ()
 
     @property
@@ -163,8 +166,9 @@ class Inbound:
 
     @property
     def untrusted(self) -> str | None:
-        """Why the sender checks failed (DMARC, SES's spam or virus verdict), or None."""
-        return safety_failure(self.message)
+        """Why the sender checks failed (DMARC, SES's spam or virus verdict, or no readable
+        verdict), or None."""
+        return safety_failure(self.verdicts)
 
     def send(self, mail: OutgoingMail) -> str:
         """Compose, send and log one mail; returns its message id."""
@@ -269,16 +273,32 @@ class Inbound:
 
 
 def receive(
-    raw: bytes, key: str, now: datetime, store: InboundStore, mailer: Mailer, settings: Settings
+    raw: bytes,
+    key: str,
+    now: datetime,
+    store: InboundStore,
+    mailer: Mailer,
+    settings: Settings,
+    verdicts: Verdicts | None = None,
 ) -> InboundOutcome:
-    """Handle one raw mail stored at ``key`` (see the module doc)."""
+    """Handle one raw mail stored at ``key`` (see the module doc).
+
+    ``verdicts``: SES's, from the receipt notification. None when the caller has none (a GM's
+    re-drive of a stored mail, the local host): they are read from the stored headers, over the
+    local intake's when ``settings.trust_intake``, so that in a deployment a mail whose verdicts
+    cannot be read is not trusted. A mail over a cap of functions/mail/limits.py is parsed no
+    further than its headers, as one over ``MAX_MAIL_BYTES``."""
     too_big = len(raw) > MAX_MAIL_BYTES
-    message = _read_headers(raw) if too_big else read_message(raw)
-    message_id = _message_id(message) or f"<{key}>"
+    refused = None if too_big else limits.check(raw)
+    message = _read_headers(limits.head(raw)) if too_big or refused else read_message(raw)
+    message_id = plain_header_text(_message_id(message) or "") or f"<{key}>"
     if not store.first_time(message_id, now=now):
         return InboundOutcome(status="duplicate", reason=DUPLICATE.format(message_id=message_id))
+    if verdicts is None:
+        verdicts = stored_verdicts(message, LOCAL_INTAKE if settings.trust_intake else None)
     try:
-        return _handle(message, message_id, key, now, store, mailer, settings, len(raw) if too_big else None)
+        size = len(raw) if too_big else None
+        return _handle(message, message_id, key, now, store, mailer, settings, verdicts, size, refused)
     except Exception:
         # Unseen again, so that delivering the stored mail once more (the GM's re-drive of the
         # S3 event) handles it; the caller logs the failure.
@@ -294,21 +314,26 @@ def _handle(
     store: InboundStore,
     mailer: Mailer,
     settings: Settings,
+    verdicts: Verdicts,
     too_big: int | None = None,
+    refused: limits.Refusal | None = None,
 ) -> InboundOutcome:
-    """``too_big``: the size of a mail over ``MAX_MAIL_BYTES``, of which only the headers were read."""
+    """``too_big``: the size of a mail over ``MAX_MAIL_BYTES``; ``refused``: the cap a mail
+    passes; of either only the headers were read."""
+    unread = too_big is not None or refused is not None
     mail = Inbound(
         key=key,
         message=message,
         message_id=message_id,
         address=sender(message),
         subject=subject(message),
-        body=BodyText(text="") if too_big is not None else order_text(message),
+        body=BodyText(text="") if unread else order_text(message),
         recipient_game=_recipient_game(message, settings.mail_domain),
         now=now,
         store=store,
         mailer=mailer,
         settings=settings,
+        verdicts=verdicts,
     )
     why = is_automatic(message, settings.mail_domain)
     if why is not None:
@@ -319,6 +344,11 @@ def _handle(
         return mail.outcome("ignored", NO_SENDER)
     if too_big is not None:
         return _refuse_too_big(mail, too_big)
+    if refused is not None:
+        game = store.game(mail.recipient_game) if mail.recipient_game else None
+        if mail.untrusted is None:
+            mail.notice(mail.address, "Your mail could not be read", [refused.notice], game=game)
+        return mail.rejected(refused.reason, game)
     # Commands build on this module's pieces, so they are imported when first needed.
     from functions.host import commands
 
