@@ -90,14 +90,21 @@ def check(raw: bytes) -> Refusal | None:
 
 
 def head(raw: bytes) -> bytes:
-    """The top header block of ``raw`` as far as the caps allow (the body left out): what is
-    parsed of a mail refused before parsing."""
-    end = _header_end(raw, 0)
-    block = raw[: min(end, MAX_HEADER_BYTES)]
-    starts = [found.start() for found in _FIELD_START.finditer(block, 0)][: MAX_HEADERS + 1]
-    if len(starts) > MAX_HEADERS:
-        block = block[: starts[MAX_HEADERS]]
-    return block.rstrip(b"\r\n") + b"\n\n"
+    """The top header block of ``raw`` within the caps, the body left out: what is parsed of a
+    mail refused before parsing. The first ``MAX_HEADERS`` fields of the first
+    ``MAX_HEADER_BYTES``, less any field over a cap (the header parser is slow on those too)."""
+    end = min(_header_end(raw, 0), MAX_HEADER_BYTES)
+    kept: list[bytes] = []
+    for field in _FIELD.finditer(raw, 0, end):
+        if len(kept) == MAX_HEADERS:
+            break
+        if len(field.group(2)) <= MAX_FIELD_BYTES and not _too_many_params(field):
+            kept.append(field.group(0).rstrip(b"\r") + b"\n")
+    return b"".join(kept) + b"\n"
+
+
+def _too_many_params(field: re.Match[bytes]) -> bool:
+    return field.group(1).lower() in _PARAMETERISED and field.group(2).count(b";") > MAX_PARAMS
 
 
 def _header_end(raw: bytes, start: int) -> int:
@@ -177,7 +184,7 @@ class _Scan:
             name, value = field.group(1).lower(), field.group(2)
             if len(value) > MAX_FIELD_BYTES:
                 raise _TooComplexError("MAX_FIELD_BYTES", f"a header field over {MAX_FIELD_BYTES // 1024} KB")
-            if name in _PARAMETERISED and value.count(b";") > MAX_PARAMS:
+            if _too_many_params(field):
                 raise _TooComplexError("MAX_PARAMS", f"more than {MAX_PARAMS} parameters in a MIME header")
             if name == b"content-type" and "Content-Type" not in content_type:
                 content_type["Content-Type"] = value.decode("ascii", "surrogateescape").strip()
