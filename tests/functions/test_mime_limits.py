@@ -82,6 +82,17 @@ def test_10000_nested_multiparts_are_refused_without_recursion() -> None:
     assert order_text(nested(10_000)).text == ""
 
 
+@pytest.mark.parametrize("newline", [b"\r\n", b"\r"], ids=["crlf", "lone-cr"])
+def test_line_endings_do_not_hide_the_structure(newline: bytes) -> None:
+    """The parser ends lines at CRLF and at a lone CR too: 700 levels so would overflow its stack."""
+    raw = nested(700).replace(b"\n", newline)
+    assert refused_for(raw) == "MAX_DEPTH"
+    assert refused_for(nested(limits.MAX_DEPTH).replace(b"\n", newline)) is None
+    assert order_text(raw).text == ""
+    outcome = deliver(hosted(), raw, ListMailer())
+    assert outcome.status == "rejected" and "(MAX_DEPTH)" in outcome.reason
+
+
 def test_attached_messages_count_in_the_depth() -> None:
     message = b"--m\nContent-Type: message/rfc822\n\n"
     levels = b"".join(
