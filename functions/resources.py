@@ -13,7 +13,7 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, ValidationInfo, field_validator
 
 SERVICE = "warpmail"
 METRICS_NAMESPACE = "WarpMail"
@@ -22,6 +22,7 @@ ENVIRONMENT_VARIABLE = "WARPMAIL_ENV"
 ENVIRONMENT_DIMENSION = "environment"
 """The dimension every custom metric carries the deployment's name in, beside ``service``: two
 deployments in one region then publish different metrics, and each one's alarms watch its own."""
+INBOUND_PREFIX = "inbound/"
 STATE_MACHINE_FILE = Path(__file__).parent / "statemachine" / "turn.asl.json"
 
 # Attribute names of the single table (see docs/architecture.md for what each item puts in them).
@@ -102,7 +103,7 @@ class Resources(Frozen):
     table: str
     table_spec: TableSpec = TableSpec()
     mail_bucket: str
-    inbound_prefix: str = "inbound/"
+    inbound_prefix: str = INBOUND_PREFIX
     state_bucket: str
     mail_domain: str
     sender: str
@@ -112,6 +113,9 @@ class Resources(Frozen):
     schedule_minutes: int = 5
     configuration_set: str = ""
     """The SES configuration set mail is sent with: "" in the local mode, which has none."""
+    trust_intake: bool = False
+    """Whether mail whose stored copy carries no SES verdicts is trusted: only the local host,
+    whose intake checks nothing (functions/local/intake.py); never a deployment."""
 
     def function(self, key: str) -> FunctionSpec:
         """The function with this key; KeyError names the keys there are."""
@@ -132,6 +136,8 @@ class Resources(Frozen):
             mail_domain=self.mail_domain,
             sender=self.sender,
             configuration_set=self.configuration_set,
+            trust_intake=self.trust_intake,
+            inbound_prefix=self.inbound_prefix,
         )
 
     def state_machine_substitutions(self, function_arns: Mapping[str, str]) -> dict[str, str]:
@@ -186,9 +192,18 @@ ENVIRONMENT = {
     "mail_domain": "WARPMAIL_DOMAIN",
     "sender": "WARPMAIL_SENDER",
     "configuration_set": "WARPMAIL_CONFIGURATION_SET",
+    "trust_intake": "WARPMAIL_TRUST_INTAKE",
+    "inbound_prefix": "WARPMAIL_INBOUND_PREFIX",
 }
-OPTIONAL_SETTINGS = frozenset({"configuration_set"})
+OPTIONAL_SETTINGS = frozenset({"configuration_set", "trust_intake", "inbound_prefix"})
 """Settings a handler may be given empty."""
+
+
+def _variable(value: str | bool) -> str:
+    """A setting as an environment variable: a flag is "true" or ""."""
+    if isinstance(value, bool):
+        return "true" if value else ""
+    return value
 
 
 class MissingSettingError(RuntimeError):
@@ -204,10 +219,23 @@ class Settings(Frozen):
     mail_domain: str
     sender: str
     configuration_set: str = ""
+    inbound_prefix: str = INBOUND_PREFIX
+    """Where the receipt rule stores mail in the mail bucket (SES's notification names only the
+    message id)."""
+    trust_intake: bool = False
+    """Mail handed over with no SES verdicts is trusted (the local host's own intake); when
+    False, as in every deployment, a mail whose verdicts cannot be read is not
+    (functions/mail/safety.py)."""
+
+    @field_validator("trust_intake", "inbound_prefix", mode="before")
+    @classmethod
+    def _default_when_empty(cls, value: object, info: ValidationInfo) -> object:
+        """An optional environment variable left empty is the field's default."""
+        return value if value != "" else cls.model_fields[str(info.field_name)].default
 
     def environment(self) -> dict[str, str]:
         values = self.model_dump()
-        return {variable: values[field] for field, variable in ENVIRONMENT.items()}
+        return {variable: _variable(values[field]) for field, variable in ENVIRONMENT.items()}
 
     @classmethod
     def from_environment(cls, environ: dict[str, str] | None = None) -> Settings:

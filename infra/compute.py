@@ -4,22 +4,21 @@ handlers' environment from ``Resources.handler_environment()``, JSON logs into a
 retention, X-Ray tracing, and a role each that allows exactly what its handler calls
 (:data:`ACCESS`).
 
-The mail bucket starts the inbound function for each mail stored under ``inbound/``. That
-notification is the bucket's own property (no custom resource, no Lambda of CDK's with a
-``*`` policy); to keep it free of a dependency cycle, the roles name the buckets by their ARNs,
-which the names in the description fix.
+The SES receipt rule invokes the inbound function (its Lambda action, asynchronously, after its S3
+action has stored the mail) with the receipt notification that carries SES's verdicts; only SES,
+for this account's receipt rule, may invoke it. The roles name the buckets by their ARNs, which
+the names in the description fix.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import cast
 
 from aws_cdk import Duration, RemovalPolicy, Stack
 from aws_cdk import aws_iam as iam
 from aws_cdk import aws_lambda as lambda_
 from aws_cdk import aws_logs as logs
-from aws_cdk import aws_s3 as s3
+from aws_cdk import aws_ses_actions as ses_actions
 from aws_cdk import aws_sqs as sqs
 from constructs import Construct
 
@@ -91,7 +90,7 @@ def dead_letter_queue(scope: Construct, construct_id: str) -> sqs.Queue:
 
 
 class Compute(Construct):
-    """The functions, their roles and log groups, and the inbound notification."""
+    """The functions, their roles and log groups, and the receipt rule's invocation of inbound."""
 
     def __init__(
         self,
@@ -110,7 +109,7 @@ class Compute(Construct):
         # One asset per package, shared by the functions deployed with it (built once).
         self.code = {package: lambda_code(package, RUNTIME) for package in bundle.Package}
         self.functions = {spec.key: self._function(spec, config) for spec in resources.functions}
-        self._notify_inbound()
+        self._receive_into_inbound()
 
     def _function(self, spec: FunctionSpec, config: DeployConfig) -> lambda_.Function:
         name = self.resources.function_name(spec.key)
@@ -211,38 +210,30 @@ class Compute(Construct):
             )
         )
 
-    def _notify_inbound(self) -> None:
+    def _receive_into_inbound(self) -> None:
+        """The receipt rule's Lambda action, after its S3 action (actions run in order, and an
+        action begins once the one before it succeeded): SES invokes the function with its
+        verdicts once the mail is stored. Invocation type Event: SES does not wait, and Lambda
+        retries then keeps the notification in the dead-letter queue."""
         inbound = self.functions["inbound"]
-        bucket = self.storage.mail_bucket
         stack = Stack.of(self)
-        permission = lambda_.CfnPermission(
-            self,
-            "MailBucketInvokesInbound",
+        rule = self.mail.inbound_rule
+        rule_arn = stack.format_arn(
+            service="ses",
+            resource="receipt-rule-set",
+            resource_name=f"{self.mail.rule_set_name}:receipt-rule/{self.mail.rule_name}",
+        )
+        # Made under the id CDK's Lambda action looks for ("AllowSes"), so that it adds no
+        # permission of its own: this one names the receipt rule, not only the account.
+        inbound.add_permission(
+            "AllowSes",
+            principal=iam.ServicePrincipal("ses.amazonaws.com"),
             action="lambda:InvokeFunction",
-            function_name=inbound.function_arn,
-            principal="s3.amazonaws.com",
             source_account=stack.account,
-            source_arn=stack.format_arn(
-                service="s3", region="", account="", resource=self.resources.mail_bucket
-            ),
+            source_arn=rule_arn,
         )
-        cfn_bucket = cast(s3.CfnBucket, bucket.node.default_child)
-        cfn_bucket.notification_configuration = s3.CfnBucket.NotificationConfigurationProperty(
-            lambda_configurations=[
-                s3.CfnBucket.LambdaConfigurationProperty(
-                    event="s3:ObjectCreated:*",
-                    function=inbound.function_arn,
-                    filter=s3.CfnBucket.NotificationFilterProperty(
-                        s3_key=s3.CfnBucket.S3KeyFilterProperty(
-                            rules=[
-                                s3.CfnBucket.FilterRuleProperty(
-                                    name="prefix", value=self.resources.inbound_prefix
-                                )
-                            ]
-                        )
-                    ),
-                )
-            ]
+        rule.add_action(
+            ses_actions.Lambda(function=inbound, invocation_type=ses_actions.LambdaInvocationType.EVENT)
         )
-        # S3 checks that it may invoke the function when the configuration is set.
-        cfn_bucket.node.add_dependency(permission)
+        # SES checks that it may invoke the function when the rule is saved.
+        rule.node.add_dependency(inbound.permissions_node.find_child("AllowSes"))

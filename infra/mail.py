@@ -1,6 +1,8 @@
 """Mail in and out through SES: the receipt rule that stores every mail for the game domain in the
-mail bucket under ``inbound/`` (spam and virus scanning on, so the verdict headers are there for
-the inbound function), and the configuration set every mail is sent with.
+mail bucket under ``inbound/<SES message id>`` (spam and virus scanning on, so that SES gives its
+verdicts), then hands its receipt notification with the verdicts to the inbound function (the
+rule's second action, added by infra/compute.py: docs/architecture.md says why not an S3 event),
+and the configuration set every mail is sent with.
 
 The configuration set puts bounced and complaining addresses on the account's suppression list,
 so SES stops mailing an address that bounces, and publishes bounce and complaint events to
@@ -29,19 +31,20 @@ class Mail(Construct):
         self, scope: Construct, construct_id: str, resources: Resources, mail_bucket: s3.IBucket
     ) -> None:
         super().__init__(scope, construct_id)
-        self.rule_set = ses.ReceiptRuleSet(
-            self,
-            "Receiving",
-            receipt_rule_set_name=f"{SERVICE}-{resources.env}",
-            rules=[
-                ses.ReceiptRuleOptions(
-                    receipt_rule_name=f"{SERVICE}-{resources.env}-inbound",
-                    recipients=[resources.mail_domain],
-                    actions=[ses_actions.S3(bucket=mail_bucket, object_key_prefix=resources.inbound_prefix)],
-                    scan_enabled=True,
-                    enabled=True,
-                )
-            ],
+        self.rule_set_name = f"{SERVICE}-{resources.env}"
+        self.rule_name = f"{SERVICE}-{resources.env}-inbound"
+        """The names as plain strings: the permission to invoke the inbound function names the
+        rule, which itself depends on that permission (a reference would be a cycle)."""
+        self.rule_set = ses.ReceiptRuleSet(self, "Receiving", receipt_rule_set_name=self.rule_set_name)
+        # "Rule0": the id ReceiptRuleSet(rules=[...]) gave it, so that the deployed rule is kept
+        # (a new logical id would create a second rule of the same name, which fails).
+        self.inbound_rule = self.rule_set.add_rule(
+            "Rule0",
+            receipt_rule_name=self.rule_name,
+            recipients=[resources.mail_domain],
+            actions=[ses_actions.S3(bucket=mail_bucket, object_key_prefix=resources.inbound_prefix)],
+            scan_enabled=True,
+            enabled=True,
         )
         self.configuration_set = ses.ConfigurationSet(
             self,

@@ -1,4 +1,13 @@
-"""Inbound mail: the S3 event for each raw message the SES receipt rule stored.
+"""Inbound mail: SES's receipt notification for each raw message its receipt rule stored, or
+the S3 event of a stored mail.
+
+In AWS the receipt rule stores the raw mail in the mail bucket under ``<inbound prefix><SES
+message id>`` (its S3 action), then invokes this function with SES's notification (its Lambda
+action, invocation type Event: docs/architecture.md says why): :class:`SesReceipt` reads the
+message id and SES's verdicts. An S3 event (:class:`StoredMail`) is how a GM re-drives a stored
+mail, and how the local host delivers one: its verdicts are read from the stored headers by the
+service. Powertools' ``SesModel`` is not used, for the reason ``S3Model`` is not (below), and it
+requires every verdict: a receipt missing one must still be read, as untrusted.
 
 Thin: it reads the raw mail and hands it to the service (functions/host/inbound.py). Nothing
 escapes it: a mail whose handling fails is logged (Logger, with the exception), counted
@@ -15,7 +24,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 from functools import cache
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 from urllib.parse import unquote_plus
 
 from aws_lambda_powertools import Logger, Metrics, Tracer
@@ -27,6 +36,7 @@ from functions import clients
 from functions.handlers import TRACED_MODULES, container_cache, tag_environment
 from functions.host.inbound import receive
 from functions.host.received import InboundOutcome
+from functions.mail.safety import Verdicts
 from functions.mail.ses import Mailer, SesMailer
 from functions.resources import Settings
 from functions.store import MailLogEntry, Store
@@ -39,20 +49,66 @@ MAX_ERROR = 500
 
 
 class StoredMail(BaseModel):
-    """One record of the S3 event: where the receipt rule stored a raw mail."""
+    """One record of an S3 event: a stored raw mail, with no verdicts but those written in it."""
 
     model_config = ConfigDict(extra="ignore")
 
+    event_source: Literal["aws:s3"] = Field(validation_alias="eventSource")
     bucket: str = Field(validation_alias=AliasPath("s3", "bucket", "name"))
     key: Annotated[str, AfterValidator(unquote_plus)] = Field(
         validation_alias=AliasPath("s3", "object", "key")
     )
 
+    def location(self, settings: Settings) -> tuple[str, str]:
+        return self.bucket, self.key
 
-class S3Notification(BaseModel):
+    def verdicts(self) -> Verdicts | None:
+        return None
+
+
+class SesVerdict(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
-    records: list[StoredMail] = Field(validation_alias="Records")
+    status: str | None = None
+
+
+class SesReceipt(BaseModel):
+    """One record of SES's receipt notification (Lambda action): the message id the S3 action
+    stored the mail under, and SES's verdicts; a verdict missing here is unreadable, and the mail
+    not trusted (functions/mail/safety.py)."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    event_source: Literal["aws:ses"] = Field(validation_alias="eventSource")
+    message_id: str = Field(
+        validation_alias=AliasPath("ses", "mail", "messageId"), pattern=r"^[A-Za-z0-9._-]{1,200}$"
+    )
+    """SES's own id (not the Message-ID header): the S3 object's name under the prefix."""
+    spam: SesVerdict = Field(SesVerdict(), validation_alias=AliasPath("ses", "receipt", "spamVerdict"))
+    virus: SesVerdict = Field(SesVerdict(), validation_alias=AliasPath("ses", "receipt", "virusVerdict"))
+    spf: SesVerdict = Field(SesVerdict(), validation_alias=AliasPath("ses", "receipt", "spfVerdict"))
+    dkim: SesVerdict = Field(SesVerdict(), validation_alias=AliasPath("ses", "receipt", "dkimVerdict"))
+    dmarc: SesVerdict = Field(SesVerdict(), validation_alias=AliasPath("ses", "receipt", "dmarcVerdict"))
+
+    def location(self, settings: Settings) -> tuple[str, str]:
+        return settings.mail_bucket, settings.inbound_prefix + self.message_id
+
+    def verdicts(self) -> Verdicts:
+        return Verdicts(
+            spam=self.spam.status,
+            virus=self.virus.status,
+            spf=self.spf.status,
+            dkim=self.dkim.status,
+            dmarc=self.dmarc.status,
+        )
+
+
+class InboundEvent(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+    records: list[Annotated[SesReceipt | StoredMail, Field(discriminator="event_source")]] = Field(
+        validation_alias="Records"
+    )
 
 
 @container_cache
@@ -69,17 +125,19 @@ def dependencies() -> tuple[Settings, Store, Mailer, Any]:
 @logger.inject_lambda_context
 def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     tag_environment(metrics)
-    outcomes = [handle_object(mail.bucket, mail.key) for mail in S3Notification.model_validate(event).records]
+    settings = dependencies()[0]
+    records = InboundEvent.model_validate(event).records
+    outcomes = [handle_object(*record.location(settings), record.verdicts()) for record in records]
     return {"outcomes": outcomes}
 
 
-def handle_object(bucket: str, key: str) -> dict[str, Any]:
-    """One raw mail; never raises."""
+def handle_object(bucket: str, key: str, verdicts: Verdicts | None = None) -> dict[str, Any]:
+    """One raw mail, with SES's verdicts when its notification gave them; never raises."""
     now = datetime.now(UTC)
     settings, store, mailer, s3 = dependencies()
     try:
         raw = s3.get_object(Bucket=bucket, Key=key)["Body"].read()
-        outcome = receive(raw, key, now, store, mailer, settings)
+        outcome = receive(raw, key, now, store, mailer, settings, verdicts)
     except Exception as error:
         return _failed(store, key, now, error)
     _count(outcome)

@@ -12,9 +12,9 @@ Orders are accepted only when all of these hold, checked in this order:
 4. the sender is a registered address of a player of that game (``PLAYER`` picks one when the
    address plays several sides); an unknown sender gets a short polite reply, unless the mail
    failed the sender checks;
-5. the mail passed the sender checks (``safety_failure``: no DMARC failure and no SES spam or
-   virus FAIL in the stored verdict headers): else the player is told at the registered
-   address, and nothing is read;
+5. the mail passed the sender checks (``safety_failure``: SES's DMARC, spam and virus verdicts,
+   from the receipt notification or else SES's own stored Authentication-Results, are readable
+   and none is FAIL): else the player is told at the registered address, and nothing is read;
 6. the orders carry the player's secret code (``CODE``): else the player is told at the
    registered address, never at the sender.
 7. the player holds a seat (``PlayerRecord.role`` "player"): a standby or removed player is
@@ -44,9 +44,10 @@ from functions.host.commands import run as run_command
 from functions.host.commands.reading import find_command
 from functions.host.orders import read_orders
 from functions.host.received import Inbound, InboundOutcome, InboundStore
-from functions.mail.body import BodyText, order_text, read_message, sender, subject
+from functions.mail import limits
+from functions.mail.body import BodyText, order_text, plain_header_text, read_message, sender, subject
 from functions.mail.compose import game_from_address
-from functions.mail.safety import is_automatic
+from functions.mail.safety import LOCAL_INTAKE, Verdicts, is_automatic, stored_verdicts
 from functions.mail.ses import Mailer
 from functions.resources import Settings
 
@@ -64,16 +65,32 @@ its headers: enough to answer its sender, and parsing it whole would cost the fu
 
 
 def receive(
-    raw: bytes, key: str, now: datetime, store: InboundStore, mailer: Mailer, settings: Settings
+    raw: bytes,
+    key: str,
+    now: datetime,
+    store: InboundStore,
+    mailer: Mailer,
+    settings: Settings,
+    verdicts: Verdicts | None = None,
 ) -> InboundOutcome:
-    """Handle one raw mail stored at ``key`` (see the module doc)."""
+    """Handle one raw mail stored at ``key`` (see the module doc).
+
+    ``verdicts``: SES's, from the receipt notification. None when the caller has none (a GM's
+    re-drive of a stored mail, the local host): they are read from the stored headers, over the
+    local intake's when ``settings.trust_intake``, so that in a deployment a mail whose verdicts
+    cannot be read is not trusted. A mail over a cap of functions/mail/limits.py is parsed no
+    further than its headers, as one over ``MAX_MAIL_BYTES``."""
     too_big = len(raw) > MAX_MAIL_BYTES
-    message = _read_headers(raw) if too_big else read_message(raw)
-    message_id = _message_id(message) or f"<{key}>"
+    refused = None if too_big else limits.check(raw)
+    message = _read_headers(limits.head(raw)) if too_big or refused else read_message(raw)
+    message_id = plain_header_text(_message_id(message) or "") or f"<{key}>"
     if not store.first_time(message_id, now=now):
         return InboundOutcome(status="duplicate", reason=DUPLICATE.format(message_id=message_id))
+    if verdicts is None:
+        verdicts = stored_verdicts(message, LOCAL_INTAKE if settings.trust_intake else None)
     try:
-        return _handle(message, message_id, key, now, store, mailer, settings, len(raw) if too_big else None)
+        size = len(raw) if too_big else None
+        return _handle(message, message_id, key, now, store, mailer, settings, verdicts, size, refused)
     except Exception:
         # Unseen again, so that delivering the stored mail once more (the GM's re-drive of the
         # S3 event) handles it; the caller logs the failure.
@@ -89,21 +106,26 @@ def _handle(
     store: InboundStore,
     mailer: Mailer,
     settings: Settings,
+    verdicts: Verdicts,
     too_big: int | None = None,
+    refused: limits.Refusal | None = None,
 ) -> InboundOutcome:
-    """``too_big``: the size of a mail over ``MAX_MAIL_BYTES``, of which only the headers were read."""
+    """``too_big``: the size of a mail over ``MAX_MAIL_BYTES``; ``refused``: the cap a mail
+    passes; of either only the headers were read."""
+    unread = too_big is not None or refused is not None
     mail = Inbound(
         key=key,
         message=message,
         message_id=message_id,
         address=sender(message),
         subject=subject(message),
-        body=BodyText(text="") if too_big is not None else order_text(message),
+        body=BodyText(text="") if unread else order_text(message),
         recipient_game=_recipient_game(message, settings.mail_domain),
         now=now,
         store=store,
         mailer=mailer,
         settings=settings,
+        verdicts=verdicts,
     )
     why = is_automatic(message, settings.mail_domain)
     if why is not None:
@@ -114,6 +136,11 @@ def _handle(
         return mail.outcome("ignored", NO_SENDER)
     if too_big is not None:
         return _refuse_too_big(mail, too_big)
+    if refused is not None:
+        game = store.game(mail.recipient_game) if mail.recipient_game else None
+        if mail.untrusted is None:
+            mail.notice(mail.address, "Your mail could not be read", [refused.notice], game=game)
+        return mail.rejected(refused.reason, game)
     command = find_command(mail.subject, mail.body.text)
     if command is not None:
         return run_command(command, mail)

@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict
 from engine.core.orderblock import Header, find_block
 from functions.mail.body import BodyText
 from functions.mail.compose import Attachment, OutgoingMail, compose
-from functions.mail.safety import safety_failure
+from functions.mail.safety import Verdicts, safety_failure
 from functions.mail.ses import Mailer
 from functions.render.notice import render_notice
 from functions.resources import Settings
@@ -88,6 +88,8 @@ class Inbound:
     store: InboundStore
     mailer: Mailer
     settings: Settings
+    verdicts: Verdicts | None = None
+    """SES's verdicts on the mail; None: none could be read (not trusted)."""
     sent: tuple[str, ...] = ()
 
     @property
@@ -97,8 +99,9 @@ class Inbound:
 
     @property
     def untrusted(self) -> str | None:
-        """Why the sender checks failed (DMARC, SES's spam or virus verdict), or None."""
-        return safety_failure(self.message)
+        """Why the sender checks failed (DMARC, SES's spam or virus verdict, or no readable
+        verdict), or None."""
+        return safety_failure(self.verdicts)
 
     def send(self, mail: OutgoingMail) -> str:
         """Compose, send and log one mail; returns its message id."""

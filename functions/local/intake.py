@@ -5,8 +5,16 @@ In AWS a receipt rule's S3 action stores each raw message in the mail bucket und
 dropped into a folder (:class:`DropFolder`) and from an SMTP server on a local port
 (:class:`SmtpIntake`, so a mail client, ``swaks`` or ``smtplib`` can send orders); each message is
 stored the same way (:func:`store_raw_mail`), with a ``Return-Path`` and a ``Received`` header
-prepended as SES prepends them. No verdict headers are invented: mail checked by nobody carries
-only the ``Authentication-Results`` it came with.
+prepended as SES prepends them, and the inbound function is started by the S3 event, as a GM's
+re-drive starts it in AWS.
+
+Verdicts: the intake checks nothing (no DMARC, no spam or virus scan) and invents no verdict
+headers. The local host trusts it instead (``Settings.trust_intake``, set by
+functions/local/host.py only): a mail with no SES verdicts is read as all GRAY, and verdicts
+written in the mail as SES writes them (``Authentication-Results: amazonses.com; ...
+dmarc=fail``, ``X-SES-Spam-Verdict: FAIL``) still count, so that the demo plays and a test can
+send a spoofed or spam mail through the intake. A deployment never sets it: there a mail whose
+verdicts cannot be read is not trusted (functions/mail/safety.py).
 """
 
 from __future__ import annotations

@@ -48,6 +48,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from functions.mail import limits
+
 NO_TEXT = "The mail has no text: write your orders as plain text in the body of the mail."
 UNREADABLE = "The mail could not be read as an e-mail message ({error})."
 BROKEN_RECOVERED = (
@@ -60,6 +62,8 @@ BROKEN_RAW = (
 ATTACHMENT_READ = "The mail body holds no text; the orders were read from the attached file {name!r}."
 UNKNOWN_CHARSET = "The text is declared as charset {charset!r}, which is unknown; it was read as {used}."
 NOT_AS_DECLARED = "The text is not valid {charset} as declared; it was read as {used}."
+TOO_COMPLEX = "The mail's structure is too complex to read: {why}."
+TEXT_CUT = "The mail's text is longer than {limit} KB: only its first {limit} KB were read."
 
 TextKind = Literal["plain", "html"]
 WINDOWS_1252 = "Windows-1252"
@@ -91,11 +95,18 @@ def read_message(raw: bytes) -> EmailMessage:
 def order_text(message: bytes | EmailMessage, prefer: Sequence[TextKind] = ("plain", "html")) -> BodyText:
     """The plain text of ``message``'s body, for the order parser; never raises.
 
-    ``prefer``: the alternatives to read, best first (the first with any text is read).
+    ``prefer``: the alternatives to read, best first (the first with any text is read). Raw
+    bytes are checked against the caps of functions/mail/limits.py before they are parsed (a
+    parsed message was checked by whoever parsed it); the text read is at most
+    ``limits.MAX_TEXT_BYTES`` in all.
     """
     try:
+        if not isinstance(message, EmailMessage):
+            refusal = limits.check(message)
+            if refusal is not None:
+                return BodyText(text="", problems=(TOO_COMPLEX.format(why=refusal.why),))
         parsed = message if isinstance(message, EmailMessage) else read_message(message)
-        return _body_text(parsed, prefer)
+        return _body_text(parsed, prefer, _TextBudget())
     except Exception as error:
         # The stdlib's MIME and header parsers are lenient but not total (deep nesting, some
         # malformed headers raise): a player's mail must get an answer, never a crash.
@@ -103,20 +114,49 @@ def order_text(message: bytes | EmailMessage, prefer: Sequence[TextKind] = ("pla
 
 
 def sender(message: bytes | EmailMessage) -> str | None:
-    """The bare address in From, lower-cased; None when there is no readable address."""
+    """The address of the one mailbox in the one ``From`` header, lower-cased; None when the
+    header does not name exactly one plain address (the service answers such mail nothing).
+
+    Read with the stdlib's RFC 5322 parser, and refused on any defect it finds, never guessed
+    from the raw text nor taken from a display name: the sender is who a player is, and a From
+    that two readers could read two ways (two From headers, a group, an address in the display
+    name, a quoted local part holding another address, control characters) is from nobody. The
+    address must be a plain addr-spec (:data:`PLAIN_ADDRESS`): an ASCII dot-atom local part and a
+    host name with at least one dot, no trailing dot. Internationalised domains are accepted in
+    their ASCII (``xn--``) form only: a registered address is compared as written, and the same
+    domain in two spellings would be two players.
+    """
     try:
         parsed = message if isinstance(message, EmailMessage) else read_message(message)
-        for address in parsed["From"].addresses:
-            if ADDRESS.fullmatch(address.addr_spec):
-                return str(address.addr_spec).lower()
+        values = [value for key, value in parsed.raw_items() if key.lower() == "from"]
+        if len(values) != 1:
+            return None
+        value = _unfolded(values[0])
+        if CONTROL.search(value):
+            return None
+        header = policy.default.header_factory("From", value)
+        if header.defects or len(header.groups) != 1:
+            return None
+        [group] = header.groups
+        if group.display_name is not None or len(group.addresses) != 1:
+            return None
+        [address] = group.addresses
+        addr_spec = f"{address.username}@{address.domain}"
+        if not PLAIN_ADDRESS.fullmatch(addr_spec) or address.addr_spec != addr_spec:
+            return None
+        name = address.display_name.strip()
+        if "@" in name and name.strip("<>\"' ").lower() != addr_spec.lower():
+            # A display name that is another address is how a spoofer shows one address and
+            # sends from another; a name that is the address itself is what some clients write.
+            return None
+        return addr_spec.lower()
     except Exception:
-        # A From the header parser chokes on may still hold a plain address.
-        pass
-    return _address_in_raw_from(message)
+        # The header parser is not total on hostile input: such a From names nobody.
+        return None
 
 
 def subject(message: bytes | EmailMessage) -> str:
-    """The decoded Subject, whitespace collapsed; "" when there is none."""
+    """The decoded Subject as plain text (:func:`plain_header_text`); "" when there is none."""
     try:
         parsed = message if isinstance(message, EmailMessage) else read_message(message)
         value = _raw_header(parsed, "Subject")
@@ -127,66 +167,131 @@ def subject(message: bytes | EmailMessage) -> str:
         except Exception:
             # Broken encoded words: the header as written is the best there is.
             decoded = value
-        return " ".join(decoded.encode("utf-8", "replace").decode("utf-8").split())
+        return plain_header_text(decoded)
     except Exception:
         return ""
 
 
-ADDRESS = re.compile(r"[^@\s<>\"(),;:]+@[^@\s<>\"(),;:]+")
+def plain_header_text(value: str) -> str:
+    """``value`` fit to copy into an outgoing header or the mail log: one line of text.
+
+    Removed: C0 controls (a tab or line break becomes a space) and DEL, C1 controls, the bidirectional
+    overrides, embeddings, isolates and marks (a name or subject that reverses the text around
+    it, e.g. to show ``cod.exe`` as ``exe.doc``), line and paragraph separators, and encoded
+    words left undecoded (``=?utf-8?q?...?=``, which a reader would take for garbage or, worse,
+    a mail client would decode in our reply). Unpaired surrogates (undecodable bytes) become
+    U+FFFD. Whitespace is collapsed.
+    """
+    text = SURROGATE.sub("\ufffd", value)
+    text = ENCODED_WORD.sub(" ", text.translate(WHITESPACE_CONTROLS))
+    return " ".join(CONTROL.sub("", text).split())
 
 
-def _address_in_raw_from(message: bytes | EmailMessage) -> str | None:
-    try:
-        parsed = message if isinstance(message, EmailMessage) else read_message(message)
-        value = _raw_header(parsed, "From")
-    except Exception:
-        return None
-    found = ADDRESS.search(value or "")
-    return found.group().lower() if found else None
+PLAIN_ADDRESS = re.compile(
+    r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*"
+    r"@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?",
+    re.ASCII,
+)
+"""A plain addr-spec (RFC 5322 dot-atom local part, RFC 1035 host name with a dot), ASCII only.
+Checked on the parser's result, never searched for in raw text."""
+WHITESPACE_CONTROLS = {ord("\t"): " ", ord("\r"): " ", ord("\n"): " "}
+BIDI = "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
+CONTROL = re.compile(f"[\x00-\x08\x0a-\x1f\x7f-\x9f{BIDI}\u2028\u2029]")
+"""What :func:`plain_header_text` removes, and what makes a From header unreadable: every
+control character but the tab (folding whitespace), the bidi controls, line separators."""
+SURROGATE = re.compile("[\ud800-\udfff]")
+ENCODED_WORD = re.compile(r"=\?[^?\s]*\?[A-Za-z]?\?[^?\s]*(?:\?=|$)")
+
+
+def _unfolded(value: str) -> str:
+    """A raw header value unfolded, its undecodable bytes read as UTF-8 (RFC 6532) or U+FFFD."""
+    unfolded = re.sub(r"\r?\n(?=[ \t])", "", str(value))
+    return unfolded.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
 
 def _raw_header(message: EmailMessage, name: str) -> str | None:
     """The first ``name`` header as written (unfolded), without the header parser's model."""
     for key, value in message.raw_items():
         if key.lower() == name.lower():
-            unfolded = re.sub(r"\r?\n[ \t]", " ", str(value))
-            return unfolded.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+            return _unfolded(value)
     return None
 
 
 # --- Choosing the part ---
 
 
-def _body_text(message: MIMEPart, prefer: Sequence[TextKind]) -> BodyText:
+class _TextBudget:
+    """What is left of ``limits.MAX_TEXT_BYTES`` for the parts still to read: decoding is C
+    speed, but HTML and ``format=flowed`` are read in Python, so their input is bounded."""
+
+    def __init__(self) -> None:
+        self.left = limits.MAX_TEXT_BYTES
+        self.cut = False
+
+    def take(self, payload: bytes) -> bytes:
+        if len(payload) <= self.left:
+            self.left -= len(payload)
+            return payload
+        kept = _whole_utf8(payload[: self.left])
+        self.left, self.cut = 0, True
+        return kept
+
+    def problems(self) -> tuple[str, ...]:
+        return (TEXT_CUT.format(limit=limits.MAX_TEXT_BYTES // 1024),) if self.cut else ()
+
+
+def _whole_utf8(cut: bytes) -> bytes:
+    """``cut`` without a UTF-8 sequence its end splits (else the whole text would be invalid
+    UTF-8, and read as Windows-1252); in a single-byte charset this drops at most 3 characters."""
+    for back in range(1, min(4, len(cut)) + 1):
+        byte = cut[-back]
+        if byte < 0x80:
+            return cut
+        if byte >= 0xC0:
+            length = 2 if byte < 0xE0 else 3 if byte < 0xF0 else 4
+            return cut if back >= length else cut[:-back]
+    return cut
+
+
+def _body_text(message: MIMEPart, prefer: Sequence[TextKind], budget: _TextBudget) -> BodyText:
     mended, problems = _mend(message)
     for preference in prefer:
         part = mended.get_body(preferencelist=(preference,))
         if part is not None:
-            text, read_problems = _part_text(part)
+            text, read_problems = _part_text(part, budget)
             if text.strip():
                 content_type = part.get_content_type()
-                return BodyText(text=text, content_type=content_type, problems=problems + read_problems)
-    attached = _text_attachment(mended)
+                return BodyText(
+                    text=text,
+                    content_type=content_type,
+                    problems=problems + read_problems + budget.problems(),
+                )
+    attached = _text_attachment(mended, budget)
     if attached is not None:
         name, text, read_problems = attached
         found = (ATTACHMENT_READ.format(name=name),)
-        return BodyText(text=text, content_type="text/plain", problems=problems + found + read_problems)
-    return BodyText(text="", problems=(*problems, NO_TEXT))
+        return BodyText(
+            text=text,
+            content_type="text/plain",
+            problems=problems + found + read_problems + budget.problems(),
+        )
+    return BodyText(text="", problems=(*problems, *budget.problems(), NO_TEXT))
 
 
-def _text_attachment(message: MIMEPart) -> tuple[str, str, tuple[str, ...]] | None:
+def _text_attachment(message: MIMEPart, budget: _TextBudget) -> tuple[str, str, tuple[str, ...]] | None:
     for part in message.walk():
         if isinstance(part, MIMEPart) and part.is_attachment() and part.get_content_type() == "text/plain":
-            text, problems = _part_text(part)
+            text, problems = _part_text(part, budget)
             if text.strip():
                 return part.get_filename() or "attachment", text, problems
     return None
 
 
-def _part_text(part: MIMEPart) -> tuple[str, tuple[str, ...]]:
+def _part_text(part: MIMEPart, budget: _TextBudget) -> tuple[str, tuple[str, ...]]:
     payload = part.get_payload(decode=True)
     if not isinstance(payload, bytes):
         return "", ()
+    payload = budget.take(payload)
     charset = part.get_content_charset()
     if part.get_content_subtype() == "html" and charset is None:
         charset = _meta_charset(payload)
@@ -260,7 +365,12 @@ def _resplit(part: MIMEPart) -> MIMEPart | None:
         return None
     boundary = tokens.most_common(1)[0][0]
     head = b"Content-Type: " + part.get_content_type().encode("ascii", "replace") + b'; boundary="' + boundary
-    resplit = read_message(head + b'"\n\n' + body)
+    raw = head + b'"\n\n' + body
+    if limits.check(raw) is not None:
+        # The structure found is over the caps the whole mail was checked against: the body is
+        # read as text rather than parsed.
+        return None
+    resplit = read_message(raw)
     return resplit if resplit.is_multipart() else None
 
 

@@ -14,15 +14,17 @@ from urllib.parse import unquote_plus
 import pytest
 
 from functions.local.host import LocalHost
-from functions.resources import FunctionSpec, Resources, resources
+from functions.resources import FunctionSpec, Resources, Settings, resources
 
 HERE = "tests.functions.test_local_intake"
 KEYS: list[str] = []
+TRUSTED: list[bool] = []
 ORDERS = b"From: zoe@example.org\r\nTo: g-alpha@warpmail.test\r\nSubject: Orders\r\n\r\nW1 M 0101\r\n"
 
 
 def inbound(event: dict[str, Any], context: Any) -> None:
     KEYS.extend(unquote_plus(record["s3"]["object"]["key"]) for record in event["Records"])
+    TRUSTED.append(Settings.from_environment().trust_intake)
 
 
 def stub_resources() -> Resources:
@@ -47,6 +49,7 @@ def running_host(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalHost
 @pytest.fixture
 def host(running_host: LocalHost) -> LocalHost:
     KEYS.clear()
+    TRUSTED.clear()
     return running_host
 
 
@@ -103,3 +106,13 @@ def test_deliver_takes_a_file_and_leaves_it_in_place(host: LocalHost, tmp_path: 
     key = host.deliver(path)
     assert [key] == KEYS
     assert path.exists()
+
+
+def test_the_local_host_trusts_its_own_intake_and_nothing_else_does(host: LocalHost) -> None:
+    """The intake checks nothing, so the local host's inbound function trusts mail without SES
+    verdicts (verdicts written in it still count: tests/functions/test_bad_mail.py); the
+    description every deployment is made from never does."""
+    host.deliver(ORDERS)
+    assert TRUSTED == [True]
+    assert resources("local").settings().trust_intake is False
+    assert resources("prod").handler_environment()["WARPMAIL_TRUST_INTAKE"] == ""

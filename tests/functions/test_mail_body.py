@@ -8,19 +8,24 @@ import quopri
 import sys
 from email.message import EmailMessage
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from functions.mail import limits
 from functions.mail.body import (
     ATTACHMENT_READ,
     BROKEN_RAW,
     BROKEN_RECOVERED,
     NO_TEXT,
     NOT_AS_DECLARED,
+    TEXT_CUT,
+    TOO_COMPLEX,
     UNKNOWN_CHARSET,
     UNREADABLE,
     html_text,
     order_text,
+    plain_header_text,
     read_message,
     sender,
     subject,
@@ -418,17 +423,29 @@ def test_header_lines_without_a_blank_line_are_read_as_the_body() -> None:
     assert "GAME wm-7" in order_text(b"From: a@b.c\nGAME wm-7\nEND\n").text
 
 
-def test_multiparts_nested_beyond_what_the_parser_can_follow_are_answered_not_raised() -> None:
-    """The stdlib parses and searches nested multiparts recursively, so deep enough nesting
-    overflows the stack (about 700 levels at the default limit: lowered here to keep this fast)."""
+def test_multiparts_nested_beyond_the_cap_are_refused_before_parsing() -> None:
+    """10,000 levels: the stdlib would overflow its stack at about 700."""
+    nested = b"".join(
+        b'Content-Type: multipart/mixed; boundary="b%d"\n\n--b%d\n' % (depth, depth)
+        for depth in range(10_000)
+    )
+    body = order_text(nested + b"Content-Type: text/plain\n\nGAME wm-7\n")
+
+    why = f"MIME parts nested more than {limits.MAX_DEPTH} deep"
+    assert (body.text, body.problems) == ("", (TOO_COMPLEX.format(why=why),))
+
+
+def test_a_parsed_message_nested_beyond_what_the_reader_can_follow_is_answered_not_raised() -> None:
+    """A parsed message is not checked again: a RecursionError reading it is still an answer
+    (the recursion limit is lowered to keep this fast)."""
     nested = b"".join(
         b'Content-Type: multipart/mixed; boundary="b%d"\n\n--b%d\n' % (depth, depth) for depth in range(200)
     )
-    raw = nested + b"Content-Type: text/plain\n\nGAME wm-7\n"
+    parsed = read_message(nested + b"Content-Type: text/plain\n\nGAME wm-7\n")
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(len(inspect.stack()) + 150)
     try:
-        body = order_text(raw)
+        body = order_text(parsed)
     finally:
         sys.setrecursionlimit(limit)
 
@@ -453,8 +470,10 @@ def test_sender_is_none_without_a_from_address() -> None:
     assert sender(mail("x", "From: Ana Costa")) is None
 
 
-def test_sender_in_a_from_header_the_parser_chokes_on_is_still_found() -> None:
-    assert sender(b'From: <<>>@@ ,,, "Ana" <ana@example.org\nSubject: x\n\nbody') == "ana@example.org"
+def test_a_from_header_the_parser_finds_defects_in_names_nobody() -> None:
+    """No regex over the raw header reads an address the parser would not (see also
+    tests/functions/test_sender_identity.py)."""
+    assert sender(b'From: <<>>@@ ,,, "Ana" <ana@example.org\nSubject: x\n\nbody') is None
 
 
 def test_subject_encoded_words_are_decoded_and_folding_undone() -> None:
@@ -469,6 +488,57 @@ def test_subject_is_empty_when_missing() -> None:
 
 def test_raw_8bit_subject_is_read_as_utf8() -> None:
     assert subject("Subject: Zoë's turn\n\nx".encode()) == "Zoë's turn"
+
+
+def test_subject_loses_control_characters_bidi_overrides_and_undecoded_words() -> None:
+    raw = "Subject: Orders\x1b[2J \u202egnp.exe\u202c =?utf-8?x?broken?= turn\x85 6\n\nx".encode()
+
+    assert subject(raw) == "Orders[2J gnp.exe turn 6"
+
+
+@pytest.mark.parametrize(
+    ("value", "plain"),
+    [
+        ("a\tb\r\nc", "a b c"),
+        ("\x00\x07\x7f\x9fx", "x"),
+        ("left\u2066\u2067\u2068\u2069\u202a\u202b\u202c\u202d\u202e\u200e\u200f\u061cright", "leftright"),
+        ("line\u2028next\u2029end", "linenextend"),
+        ("Re: =?utf-8?q?half", "Re:"),
+        ("Zoë — déjà", "Zoë — déjà"),
+        ("bad \udcff byte", "bad \ufffd byte"),
+    ],
+)
+def test_plain_header_text_keeps_only_printable_text_on_one_line(value: str, plain: str) -> None:
+    assert plain_header_text(value) == plain
+
+
+# --- The text read is bounded ---
+
+
+def test_text_beyond_the_cap_is_not_read_and_the_player_is_told() -> None:
+    text = "GAME wm-7\n" + "é" * limits.MAX_TEXT_BYTES
+    raw = mail(base64.encodebytes(text.encode()), "Content-Type: text/plain; charset=utf-8",
+               "Content-Transfer-Encoding: base64")  # fmt: skip
+
+    body = order_text(raw)
+
+    assert body.text.startswith("GAME wm-7\né") and body.text.endswith("é")
+    assert len(body.text.encode()) <= limits.MAX_TEXT_BYTES
+    assert body.problems == (TEXT_CUT.format(limit=limits.MAX_TEXT_BYTES // 1024),), "UTF-8 kept whole"
+
+
+def test_the_text_cap_counts_every_part_read() -> None:
+    """A blank plain part read first leaves less of the cap for the HTML read after it."""
+    html = text_part("<p>GAME wm-7</p>" + "x" * (limits.MAX_TEXT_BYTES // 2), "text/html")
+    blank = text_part(" \n" * (limits.MAX_TEXT_BYTES // 4))
+    cut = TEXT_CUT.format(limit=limits.MAX_TEXT_BYTES // 1024)
+
+    alone = order_text(multipart("alternative", text_part(""), html))
+    after_blank = order_text(multipart("alternative", blank, html))
+
+    assert alone.text.startswith("GAME wm-7") and cut not in alone.problems
+    assert after_blank.text.startswith("GAME wm-7") and cut in after_blank.problems
+    assert len(after_blank.text) < len(alone.text)
 
 
 # --- Fuzzing ---

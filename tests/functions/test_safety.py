@@ -1,5 +1,6 @@
 """Inbound safety (functions/mail/safety.py): automatic mail gets no reply; a failed DMARC or
-SES verdict is not trusted. The headers are as Gmail, Outlook, Yahoo and SES write them."""
+SES verdict, or none that can be read, is not trusted. The headers are as Gmail, Outlook, Yahoo
+and SES write them, and as a hostile sender would."""
 
 from __future__ import annotations
 
@@ -7,14 +8,7 @@ import pytest
 
 from functions.mail.body import read_message
 from functions.mail.compose import OutgoingMail, compose
-from functions.mail.safety import (
-    AuthResult,
-    dmarc_failed,
-    is_automatic,
-    parse_results,
-    safety_failure,
-    ses_verdicts_failed,
-)
+from functions.mail.safety import LOCAL_INTAKE, Verdicts, is_automatic, safety_failure, stored_verdicts
 
 DOMAIN = "warpmail.test"
 
@@ -214,108 +208,188 @@ def test_malformed_headers_never_raise() -> None:
     assert is_automatic(read_message(raw), DOMAIN) is None
 
 
-# --- DMARC ---
+# --- Robots' addresses ---
 
 
 @pytest.mark.parametrize(
-    ("headers", "failed"),
+    "address",
     [
-        (SES_PASS, False),
-        (SES_DMARC_FAIL, True),
-        (GMAIL_PASS, False),
-        (GMAIL_FAIL, True),
-        (OUTLOOK_PASS, False),
-        (OUTLOOK_FAIL, True),
-        (YAHOO_FAIL, True),
-        ("", False),
-    ],
-    ids=[
-        "ses-pass",
-        "ses-fail",
-        "gmail-pass",
-        "gmail-fail",
-        "outlook-pass",
-        "outlook-fail",
-        "yahoo-fail",
-        "none",
+        "MAILER-DAEMON@mail.example.org",
+        "mailer-daemon@googlemail.com",
+        "postmaster@outlook.com",
+        "warpwar-players-request@lists.example.org",
+        "bounce@mail.example.org",
+        "bounces@lists.example.org",
+        "bounces+ana=example.org@mail.example.net",
+        "bounce-1234-ana@mail.example.net",
+        "no-reply@accounts.example.com",
+        "noreply@example.com",
+        "noreply-dmarc-support@google.com",
+        "do-not-reply@example.com",
+        "donotreply@example.com",
+        "listserv@lists.example.org",
+        "majordomo@lists.example.org",
     ],
 )
-def test_dmarc_verdicts_of_each_receiver(headers: str, failed: bool) -> None:
-    assert dmarc_failed(read_message(message(headers))) is failed
+def test_mail_from_a_robots_address_is_a_bounce(address: str) -> None:
+    assert automatic(f"From: Robot <{address}>\n") == f"bounce: from {address.lower()}"
 
 
-def test_dmarc_none_is_not_a_failure() -> None:
-    headers = (
-        "Authentication-Results: amazonses.com; spf=pass; dkim=none; dmarc=none header.from=example.org\n"
+@pytest.mark.parametrize(
+    "address", ["ana@example.org", "bouncer@example.org", "requests@example.org", "replyall@example.org"]
+)
+def test_a_persons_address_is_not_a_robots(address: str) -> None:
+    assert automatic(f"From: {address}\n") is None
+
+
+def test_a_reason_quoting_a_header_is_plain_text_for_the_log() -> None:
+    assert automatic("Precedence: bulk\n") == "precedence: bulk"
+    assert automatic("Auto-Submitted: auto-generated\u202e\x1b[0m\n") == "auto-submitted: auto-generated[0m"
+
+
+# --- SES's verdicts ---
+
+PASSED = Verdicts(spam="PASS", virus="PASS", spf="PASS", dkim="PASS", dmarc="PASS")
+
+
+@pytest.mark.parametrize(
+    ("changes", "failure"),
+    [
+        ({}, None),
+        ({"dmarc": "FAIL"}, "DMARC failed"),
+        ({"dmarc": "FAIL", "spam": "FAIL"}, "DMARC failed"),
+        ({"spam": "FAIL"}, "SES verdict FAIL: spam"),
+        ({"virus": "FAIL"}, "SES verdict FAIL: virus"),
+        ({"spam": "FAIL", "virus": "FAIL"}, "SES verdict FAIL: spam, virus"),
+        ({"dmarc": "GRAY", "spam": "GRAY", "virus": "GRAY"}, None),
+        ({"spf": "FAIL", "dkim": "FAIL"}, None),
+        ({"spf": None, "dkim": None}, None),
+        ({"dmarc": None}, "SES verdict unreadable: dmarc"),
+        ({"dmarc": "PROCESSING_FAILED"}, "SES verdict unreadable: dmarc"),
+        ({"spam": "PROCESSING_FAILED", "virus": None}, "SES verdict unreadable: spam, virus"),
+    ],
+    ids=["all-pass", "dmarc-fail", "dmarc-first", "spam", "virus", "spam-virus", "gray", "spf-dkim-fail",
+         "spf-dkim-missing", "dmarc-missing", "dmarc-processing-failed", "spam-virus-unreadable"],
+)  # fmt: skip
+def test_which_verdicts_are_trusted(changes: dict[str, str | None], failure: str | None) -> None:
+    assert safety_failure(PASSED.model_copy(update=changes)) == failure
+
+
+def test_no_verdicts_at_all_are_not_trusted() -> None:
+    assert safety_failure(None) == "SES verdict unreadable: dmarc, spam, virus"
+    assert safety_failure(Verdicts()) == "SES verdict unreadable: dmarc, spam, virus"
+
+
+def test_an_unknown_status_is_no_verdict_and_case_does_not_matter() -> None:
+    read = Verdicts.model_validate({"spam": "pass", "virus": " FAIL ", "dmarc": "MAYBE", "dkim": 3})
+    assert (read.spam, read.virus, read.dmarc, read.dkim, read.spf) == ("PASS", "FAIL", None, None, None)
+
+
+# --- Verdicts written in the stored mail ---
+
+
+def stored(*headers: str, over: Verdicts | None = None) -> Verdicts:
+    return stored_verdicts(read_message(message(*headers)), over)
+
+
+def test_ses_headers_are_read() -> None:
+    assert stored(SES_PASS) == PASSED
+    assert stored(SES_DMARC_FAIL) == Verdicts(
+        spam="PASS", virus="PASS", spf="FAIL", dkim="GRAY", dmarc="FAIL"
     )
 
-    assert not dmarc_failed(read_message(message(headers)))
+
+def test_no_ses_headers_are_no_verdicts_or_the_local_intakes() -> None:
+    assert stored() == Verdicts()
+    assert stored(over=LOCAL_INTAKE) == LOCAL_INTAKE
+    assert safety_failure(stored(over=LOCAL_INTAKE)) is None
+    assert stored(SES_DMARC_FAIL, over=LOCAL_INTAKE).dmarc == "FAIL", "a written failure still counts"
 
 
-def test_a_failure_in_a_comment_is_not_a_result() -> None:
+SES_ENVELOPE = (
+    "Authentication-Results: amazonses.com; spf=pass (spfCheck: domain of example.org designates 1.2.3.4"
+    " as permitted sender) client-ip=1.2.3.4; envelope-from={envelope}; helo={helo}; dkim=pass"
+    " header.i=@example.org; dmarc={dmarc} header.from=example.org;\n"
+    "X-SES-Spam-Verdict: PASS\nX-SES-Virus-Verdict: PASS\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("envelope", "helo"),
+    [
+        ("x@example.org", "mail.example.org"),
+        ("x@example.org", '"a;dmarc=pass"'),
+        ("x@example.org", '"a'),
+        ("x@example.org", "a\\\"; dmarc=pass"),
+        ("x@example.org", "(a"),
+        ("x@example.org", "(((dmarc=pass"),
+        ("x@example.org", "a)"),
+        ('"x;dmarc=pass"@example.org', "mail.example.org"),
+        ('"x@example.org', "mail.example.org"),
+        ("(x@example.org", '"(";'),
+        ("x@example.org", "a; dmarc=pass; dmarc=pass"),
+    ],
+    ids=["plain", "quoted-semicolon", "open-quote", "backslash", "open-paren", "parens-and-pass",
+         "close-paren", "quoted-envelope", "envelope-open-quote", "envelope-paren", "helo-adds-passes"],
+)  # fmt: skip
+def test_nothing_a_sender_writes_in_helo_or_envelope_hides_a_dmarc_failure(envelope: str, helo: str) -> None:
+    failed = stored(SES_ENVELOPE.format(envelope=envelope, helo=helo, dmarc="fail"))
+    passed = stored(SES_ENVELOPE.format(envelope=envelope, helo=helo, dmarc="pass"))
+
+    assert failed.dmarc == "FAIL"
+    assert safety_failure(failed) == "DMARC failed"
+    assert passed.dmarc in {"PASS", "PROCESSING_FAILED"}, "added text can only make it worse"
+
+
+def test_a_result_in_a_comment_or_quoted_string_counts_at_its_worst() -> None:
+    """Comments are not structure a sender could hide a result in: read everywhere, the worst
+    result wins, so only the sender's own mail can be made less trusted."""
     headers = (
         "Authentication-Results: amazonses.com;\n"
         " spf=pass (domain of dmarc=fail.example (x; dmarc=fail) is fine) smtp.mailfrom=a@example.org;\n"
-        ' dmarc=pass header.from="dmarc=fail;x"\n'
+        ' dmarc=pass header.from="x"\n'
     )
 
-    assert not dmarc_failed(read_message(message(headers)))
+    assert stored(headers).dmarc == "FAIL"
 
 
-def test_odd_spacing_and_case_are_read() -> None:
-    headers = (
-        "Authentication-Results:mx.example.net 1 ;SPF = pass;  DMARC  =  FAIL  header.from=example.org\n"
-    )
+def test_odd_spacing_case_and_versions_are_read() -> None:
+    headers = "Authentication-Results:amazonses.com ;SPF = pass;  DKIM/1 = Pass; DMARC  =  FAIL  x=y\n"
 
-    assert dmarc_failed(read_message(message(headers)))
+    assert (stored(headers).spf, stored(headers).dkim, stored(headers).dmarc) == ("PASS", "PASS", "FAIL")
 
 
-def test_a_forged_pass_below_the_receivers_fail_does_not_help() -> None:
-    forged = "Authentication-Results: amazonses.com; dmarc=pass header.from=example.org\n"
+def test_a_forged_pass_below_ses_fail_does_not_help() -> None:
+    forged = "Authentication-Results: amazonses.com; dmarc=pass\nX-SES-Spam-Verdict: PASS\n"
+    spam = SES_PASS.replace("X-SES-Spam-Verdict: PASS", "X-SES-Spam-Verdict: FAIL")
 
-    assert dmarc_failed(read_message(message(SES_DMARC_FAIL, forged)), {"amazonses.com"})
-
-
-def test_only_trusted_receivers_count_when_named() -> None:
-    elsewhere = read_message(message(GMAIL_FAIL, SES_PASS))
-
-    assert dmarc_failed(elsewhere)
-    assert not dmarc_failed(elsewhere, {"amazonses.com"})
-    assert dmarc_failed(elsewhere, {"mx.google.com"})
+    assert stored(SES_DMARC_FAIL, forged).dmarc == "FAIL"
+    assert stored(spam, forged).spam == "FAIL"
 
 
-def test_parse_results_reads_authserv_id_methods_and_results() -> None:
-    assert parse_results("mx.example.net; spf=pass smtp.mailfrom=a@b; dkim/1=perm_fail; dmarc=fail") == [
-        AuthResult(authserv_id="mx.example.net", method="spf", result="pass"),
-        AuthResult(authserv_id="mx.example.net", method="dkim", result="perm_fail"),
-        AuthResult(authserv_id="mx.example.net", method="dmarc", result="fail"),
-    ]
-    assert parse_results("mx.example.net; none") == []
-    assert parse_results("") == []
-    assert parse_results("((((unbalanced; dmarc=fail") == []
+def test_only_ses_results_count_and_only_when_ses_wrote_the_topmost() -> None:
+    """Other receivers' results are the sender's own headers as far as this host knows; a
+    sender's ``amazonses.com`` header counts only below SES's own (SES adds its own on top)."""
+    forged_alone = "Authentication-Results: amazonses.com; dmarc=pass header.from=example.org\n"
 
-
-# --- SES verdicts ---
+    assert stored(GMAIL_FAIL, SES_PASS).dmarc is None
+    assert stored(SES_PASS, GMAIL_FAIL).dmarc == "PASS"
+    assert stored(OUTLOOK_FAIL, YAHOO_FAIL).dmarc is None
+    assert stored(GMAIL_PASS, forged_alone).dmarc is None
 
 
 @pytest.mark.parametrize(
-    ("spam", "virus", "failed"),
-    [
-        ("PASS", "PASS", None),
-        ("FAIL", "PASS", "spam"),
-        ("PASS", "FAIL", "virus"),
-        ("fail", "FAIL", "spam, virus"),
-        ("GRAY", "PROCESSING_FAILED", None),
-    ],
-)
-def test_ses_spam_and_virus_verdicts(spam: str, virus: str, failed: str | None) -> None:
-    headers = f"X-SES-Spam-Verdict: {spam}\nX-SES-Virus-Verdict: {virus}\n"
+    ("written", "status"),
+    [("PASS", "PASS"), ("fail", "FAIL"), ("GRAY", "GRAY"), ("PROCESSING_FAILED", "PROCESSING_FAILED"),
+     ("maybe", "PROCESSING_FAILED")],
+)  # fmt: skip
+def test_ses_spam_and_virus_headers_are_read(written: str, status: str) -> None:
+    verdicts = stored(f"X-SES-Spam-Verdict: {written}\nX-SES-Virus-Verdict: {written}\n")
 
-    assert ses_verdicts_failed(read_message(message(headers))) == failed
+    assert (verdicts.spam, verdicts.virus) == (status, status)
 
 
-def test_safety_failure_names_what_failed() -> None:
-    assert safety_failure(read_message(message(SES_PASS))) is None
-    assert safety_failure(read_message(message(SES_DMARC_FAIL))) == "DMARC failed"
-    virus = "X-SES-Spam-Verdict: PASS\nX-SES-Virus-Verdict: FAIL\n"
-    assert safety_failure(read_message(message(virus))) == "SES verdict FAIL: virus"
+def test_malformed_authentication_results_never_raise() -> None:
+    for value in ("", ";", "amazonses.com", "amazonses.com; dmarc", "amazonses.com; =fail", "(((", '"'):
+        verdicts = stored(f"Authentication-Results: {value}\n")
+        assert verdicts.dmarc in {None, "PROCESSING_FAILED"}

@@ -127,25 +127,29 @@ def test_every_log_group_has_a_retention(synthesized: Synthesized) -> None:
         assert group in groups
 
 
-def test_the_inbound_function_is_started_by_mail_under_inbound_with_a_dead_letter_queue(
-    synthesized: Synthesized,
-) -> None:
-    inbound_id, inbound = next(
+def inbound_function(synthesized: Synthesized) -> tuple[str, dict[str, Any]]:
+    return next(
         (i, f)
         for i, f in synthesized.resources("AWS::Lambda::Function").items()
         if f["Properties"]["FunctionName"] == DESCRIBED.function_name("inbound")
     )
+
+
+def test_the_inbound_function_is_invoked_by_ses_only_with_a_dead_letter_queue(
+    synthesized: Synthesized,
+) -> None:
+    inbound_id, inbound = inbound_function(synthesized)
     _, mail = bucket_named(synthesized, DESCRIBED.mail_bucket)
-    (configuration,) = mail["Properties"]["NotificationConfiguration"]["LambdaConfigurations"]
-    assert configuration["Event"] == "s3:ObjectCreated:*"
-    assert configuration["Function"] == {"Fn::GetAtt": [inbound_id, "Arn"]}
-    assert configuration["Filter"]["S3Key"]["Rules"] == [
-        {"Name": "prefix", "Value": DESCRIBED.inbound_prefix}
-    ]
+    assert "NotificationConfiguration" not in mail["Properties"], "no S3 event: SES's carries the verdicts"
     ((permission_id, permission),) = synthesized.resources("AWS::Lambda::Permission").items()
-    assert permission["Properties"]["Principal"] == "s3.amazonaws.com"
-    assert permission_id in mail["DependsOn"]
-    assert "SourceAccount" in permission["Properties"]
+    properties = permission["Properties"]
+    assert properties["Principal"] == "ses.amazonaws.com"
+    assert properties["FunctionName"] == {"Fn::GetAtt": [inbound_id, "Arn"]}
+    assert "SourceAccount" in properties
+    source = json.dumps(properties["SourceArn"])
+    assert "receipt-rule-set/" in source and ":receipt-rule/" in source
+    rule_id, _ = next(iter(synthesized.resources("AWS::SES::ReceiptRule").items()))
+    assert permission_id in synthesized.template["Resources"][rule_id]["DependsOn"]
     # Async delivery: retried, then parked in an encrypted queue; concurrency bounded
     dlq = inbound["Properties"]["DeadLetterConfig"]["TargetArn"]["Fn::GetAtt"][0]
     assert synthesized.template["Resources"][dlq]["Properties"]["SqsManagedSseEnabled"] is True
@@ -153,13 +157,20 @@ def test_the_inbound_function_is_started_by_mail_under_inbound_with_a_dead_lette
     assert refers_to(synthesized.one("AWS::Lambda::EventInvokeConfig"), inbound_id)
 
 
-def test_ses_stores_the_domains_mail_under_inbound_with_scanning(synthesized: Synthesized) -> None:
+def test_ses_stores_the_domains_mail_under_inbound_with_scanning_then_invokes_inbound(
+    synthesized: Synthesized,
+) -> None:
     rule = synthesized.one("AWS::SES::ReceiptRule")["Properties"]["Rule"]
     assert rule["Recipients"] == [MAIL_DOMAIN] and rule["Enabled"] is True and rule["ScanEnabled"] is True
-    (action,) = rule["Actions"]
-    assert action["S3Action"]["ObjectKeyPrefix"] == DESCRIBED.inbound_prefix
+    store, invoke = rule["Actions"]  # in this order: the mail is stored before the function reads it
+    assert store["S3Action"]["ObjectKeyPrefix"] == DESCRIBED.inbound_prefix
     mail_id, _ = bucket_named(synthesized, DESCRIBED.mail_bucket)
-    assert action["S3Action"]["BucketName"] == {"Ref": mail_id}
+    assert store["S3Action"]["BucketName"] == {"Ref": mail_id}
+    inbound_id, _ = inbound_function(synthesized)
+    assert invoke["LambdaAction"] == {
+        "FunctionArn": {"Fn::GetAtt": [inbound_id, "Arn"]},
+        "InvocationType": "Event",
+    }
     policy = next(
         p
         for p in synthesized.resources("AWS::S3::BucketPolicy").values()
@@ -172,6 +183,12 @@ def test_ses_stores_the_domains_mail_under_inbound_with_scanning(synthesized: Sy
     )
     assert ses_grant["Action"] == "s3:PutObject" and "/inbound/*" in json.dumps(ses_grant["Resource"])
     assert "aws:SourceAccount" in json.dumps(ses_grant["Condition"])
+
+
+def test_the_receipt_rule_keeps_its_logical_id(synthesized: Synthesized) -> None:
+    """A new logical id would make CloudFormation create a second rule of the same name first."""
+    [rule_id] = synthesized.resources("AWS::SES::ReceiptRule")
+    assert rule_id.startswith("MailReceivingRule0")
 
 
 def test_sending_suppresses_bouncing_addresses_and_publishes_bounces(synthesized: Synthesized) -> None:
