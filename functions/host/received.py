@@ -184,7 +184,7 @@ class Inbound:
             return None
         sent_id = self.mailer.send(compose(mail, self.settings.sender, self.settings.mail_domain, self.now))
         self.sent += (sent_id,)
-        self.log("out", mail.to, mail.game_id, mail.kind, subject=mail.subject, key=sent_id)
+        self.log("out", mail.to, mail.game_id, mail.kind, subject=redact_codes(mail.subject), key=sent_id)
         return sent_id
 
     def reply(
@@ -238,7 +238,8 @@ class Inbound:
         forged, and the answer would carry their words to someone else)."""
         if not self.subject or self.stranger:
             return fallback
-        return self.subject if re.match(r"(?i)re:", self.subject) else f"Re: {self.subject}"
+        subject = redact_codes(self.subject)
+        return subject if re.match(r"(?i)re:", subject) else f"Re: {subject}"
 
     def log(
         self,

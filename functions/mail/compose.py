@@ -80,7 +80,10 @@ turn. Results are well under 1 MB (a map PNG, an SVG, a JSON), so only a mail sw
 player wrote (an acknowledgement echoing a huge order mail) comes near it: cut, never refused."""
 CUT_FILES = "[The files of this mail were left out: with them it was over {limit} MB.]"
 CUT_TEXT = "[... the rest of this mail was cut: it was over {limit} MB.]"
-CUT_ATTEMPTS = 5
+EXPANSION = 1.4
+"""Encoded size over raw size, at most: base64 is 4/3 with line ends (quoted-printable is chosen
+only when shorter)."""
+HEADER_MARGIN = 64 * 1024
 
 
 class Attachment(BaseModel):
@@ -122,37 +125,37 @@ def compose(mail: OutgoingMail, sender: str, domain: str, now: datetime | None =
     A mail over ``MAX_OUTGOING_BYTES`` is cut (``fit``). Raises ValueError for a game id that
     cannot be a game address (see ``valid_game_id``).
     """
+    if _estimate(mail) <= MAX_OUTGOING_BYTES / EXPANSION:
+        return _compose(mail, sender, domain, now)
     message = _compose(mail, sender, domain, now)
-    size = len(message.as_bytes())
-    return message if size <= MAX_OUTGOING_BYTES else _compose(fit(mail, size), sender, domain, now)
+    if len(message.as_bytes()) <= MAX_OUTGOING_BYTES:
+        return message
+    return _compose(fit(mail, MAX_OUTGOING_BYTES), sender, domain, now)
 
 
-def fit(mail: OutgoingMail, size: int, limit: int = MAX_OUTGOING_BYTES) -> OutgoingMail:
-    """``mail`` (``size`` bytes composed) cut to ``limit``: its attachments left out first, with
-    a line saying so; if still too big, its text cut with a line saying so, and no HTML (which
-    cannot be cut safely). The mail is always sent: a refusal here would lose the answer."""
+def fit(mail: OutgoingMail, limit: int = MAX_OUTGOING_BYTES) -> OutgoingMail:
+    """``mail`` cut to ``limit`` bytes composed: its attachments left out first, with a line
+    saying so; if still too big, its HTML too (it cannot be cut safely) and its text cut, with
+    a line saying so. The mail is always sent: a refusal here would lose the answer."""
     megabytes = limit // 1024 // 1024
     if mail.attachments:
         note = CUT_FILES.format(limit=megabytes)
         html = _with_note(mail.html, note) if mail.html is not None else None
         mail = mail.model_copy(update={"attachments": (), "text": f"{mail.text}\n\n{note}\n", "html": html})
-        size = _size(mail)
-    note = "\n\n" + CUT_TEXT.format(limit=megabytes) + "\n"
-    text = mail.text
-    for _ in range(CUT_ATTEMPTS):
-        if size <= limit:
-            break
-        # Bytes per character differ (UTF-8, quoted-printable or base64): aim below, measure again.
-        text = text[: int(len(text) * limit / size * 0.9)]
-        mail = mail.model_copy(update={"text": text + note, "html": None})
-        size = _size(mail)
-    if size > limit:
-        mail = mail.model_copy(update={"text": note.strip() + "\n", "html": None})
-    return mail
+        if _estimate(mail) <= limit / EXPANSION:
+            return mail
+    # Encoded, a UTF-8 byte takes at most EXPANSION bytes (base64, or quoted-printable when it
+    # is shorter, with line ends); the headers take the margin.
+    budget = int((limit - HEADER_MARGIN) / EXPANSION)
+    text = mail.text.encode()[:budget].decode(errors="ignore")
+    note = CUT_TEXT.format(limit=megabytes)
+    return mail.model_copy(update={"text": f"{text}\n\n{note}\n", "html": None})
 
 
-def _size(mail: OutgoingMail) -> int:
-    return len(_compose(mail, "size@example.org", "example.org").as_bytes())
+def _estimate(mail: OutgoingMail) -> int:
+    """The mail's size before encoding (text, HTML, files): times ``EXPANSION`` at most, encoded."""
+    html = len(mail.html.encode()) if mail.html is not None else 0
+    return len(mail.text.encode()) + html + sum(len(a.data) for a in mail.attachments) + HEADER_MARGIN
 
 
 def _with_note(html: str, note: str) -> str:
