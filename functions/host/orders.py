@@ -92,7 +92,7 @@ def _players_at(mail: Inbound, game_id: str, written: str | None) -> list[Player
     """The sender's players in the game; ``written`` (a PLAYER line) picks one of several. A
     removed record counts only when the address has no other (a standby given a seat keeps
     its removed standby record beside the seat)."""
-    found = [p for p in mail.store.players_by_address(mail.address or "") if p.game_id == game_id]
+    found = [p for p in mail.sender_players if p.game_id == game_id]
     mine = [p for p in found if p.role != "removed"] or found
     if written is not None and len(mine) > 1:
         mine = [p for p in mine if written.lower() in {p.player_id.lower(), p.name.lower()}]

@@ -163,9 +163,14 @@ class Inbound:
         return safety_failure(self.message)
 
     @cached_property
+    def sender_players(self) -> list[PlayerRecord]:
+        """The sender's players in every game (read once per mail)."""
+        return self.store.players_by_address(self.address or "")
+
+    @property
     def stranger(self) -> bool:
         """Whether the sender plays in no game (has no player record anywhere)."""
-        return not self.store.players_by_address(self.address or "")
+        return not self.sender_players
 
     def allowed(self, limit: Limit, subject: str, to: str, game_id: str | None = None) -> bool:
         """Whether one more ``limit.kind`` for ``subject`` is within the limit (counted if so);

@@ -16,11 +16,11 @@ from engine.core.orderblock import find_block
 from functions.host.commands.message import MESSAGE_CODE
 from functions.host.commands.reading import MAX_MESSAGE, Command, checked_body, find_command, message_text
 from functions.host.dates import read_date, read_days, read_period, read_zone, zone_suggestions
+from functions.host.received import InboundOutcome
 from functions.mail.body import read_message
 from functions.mail.codes import code_matches
 from functions.mail.compose import Attachment, OutgoingMail, compose
 from functions.schedule import deadline_after
-from functions.host.received import InboundOutcome
 from functions.store import GameRecord, GameSetup, KeptResults, NewSubmission, PlayerRecord
 from tests.functions.test_inbound import (
     BLUE,

@@ -74,10 +74,9 @@ def run(command: Command, mail: Inbound) -> InboundOutcome:
 def _players_game(mail: Inbound, command: Command) -> tuple[GameRecord, PlayerRecord] | InboundOutcome:
     """The game the command is about (the recipient address; else a game id after STATUS or
     REPORT; else the only game the sender plays) and the sender's player in it."""
-    address = mail.address or ""
     written = command.args[0].lower() if command.word in ("STATUS", "REPORT") and command.args else None
     if mail.recipient_game is None and written is None:
-        games = sorted({p.game_id for p in mail.store.players_by_address(address)})
+        games = sorted({p.game_id for p in mail.sender_players})
         written = games[0] if len(games) == 1 else None
     game = find_game(mail, written)
     if isinstance(game, InboundOutcome):

@@ -11,8 +11,10 @@ from email.utils import format_datetime
 
 from engine.core.mailgame import combat_parts, turn_scope
 from engine.games import MAIL_GAMES
+from functions.host.commands.join import JOINS
+from functions.host.commands.message import MESSAGES, RELAYS_RECEIVED
 from functions.host.deadlines import deadline_text
-from functions.host.received import DAY, LOOP, Inbound, InboundOutcome, Limit
+from functions.host.received import DAY, LOOP, REFUSALS, Inbound, InboundOutcome, Limit
 from functions.mail.compose import MAIL_POLICY, game_address
 from functions.render.notice import render_host
 from functions.store import GameRecord, KeptResults, PlayerRecord, Submission
@@ -43,6 +45,10 @@ def send_help(mail: Inbound) -> InboundOutcome:
         "game_id": game.game_id if game is not None else None,
         "game_help": mailgame.help_text(),
         "address": game_address(game.game_id, mail.settings.mail_domain) if game is not None else None,
+        "limits": {
+            limit.kind: limit.most
+            for limit in (HELP_ANSWERS, REPORTS, MESSAGES, RELAYS_RECEIVED, JOINS, REFUSALS, LOOP)
+        },
     }
     text, html = render_host("help", context)
     mail.reply(mail.address or "", mail.reply_subject("WarpMail help"), text, html, game)
