@@ -73,6 +73,12 @@ class NullStore:
     def log_mail(self, entry: Any, ttl_days: int = 400) -> None:
         return None
 
+    def players_by_address(self, address: str) -> list[Any]:
+        return []
+
+    def allow(self, kind: str, subject: str, window: Any, limit: int, now: datetime) -> bool:
+        return True
+
     def __getattr__(self, name: str) -> Callable[..., Any]:
         raise AssertionError(f"a refused mail needs no {name}")
 

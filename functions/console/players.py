@@ -13,11 +13,11 @@ from functions.console.errors import ConsoleError
 from functions.console.lookup import next_player_id, require_game, require_player, seated
 from functions.console.mail import SentMail, notify, send
 from functions.host import seats
+from functions.host.names import name_problem
 from functions.mail.codes import hash_code, new_code
 from functions.store import GameRecord, PlayerRecord
 
 ADDRESS = re.compile(r"^[^@\s<>]+@[^@\s<>]+\.[^@\s<>]+$")
-MAX_NAME = 40
 ROBOT_LEVELS = ("cadet", "admiral")
 
 
@@ -37,8 +37,9 @@ def _check_newcomer(players: list[PlayerRecord], game: GameRecord, address: str,
     present = [p for p in players if p.role != "removed"]
     if any(p.address == address for p in present):
         raise ConsoleError(f"{address} is in game {game.game_id} already")
-    if not name or len(name) > MAX_NAME or "<" in name or ">" in name:
-        raise ConsoleError(f"a player's name has 1 to {MAX_NAME} characters, without < or >")
+    why = name_problem(name)
+    if why is not None:
+        raise ConsoleError(f"{why} Give another with --name.")
     if any(name.lower() in (p.name.lower(), p.player_id.lower()) for p in present):
         raise ConsoleError(f"the name {name} is taken in game {game.game_id}: give another with --name")
 

@@ -43,7 +43,7 @@ from email.parser import BytesParser
 from functions.host.commands import run as run_command
 from functions.host.commands.reading import find_command
 from functions.host.orders import read_orders
-from functions.host.received import Inbound, InboundOutcome, InboundStore
+from functions.host.received import REFUSALS, Inbound, InboundOutcome, InboundStore
 from functions.mail import limits
 from functions.mail.body import BodyText, order_text, plain_header_text, read_message, sender, subject
 from functions.mail.compose import game_from_address
@@ -139,7 +139,9 @@ def _handle(
     if refused is not None:
         game = store.game(mail.recipient_game) if mail.recipient_game else None
         if mail.untrusted is None:
-            mail.notice(mail.address, "Your mail could not be read", [refused.notice], game=game)
+            mail.notice(
+                mail.address, "Your mail could not be read", [refused.notice], game=game, limit=REFUSALS
+            )
         return mail.rejected(refused.reason, game)
     command = find_command(mail.subject, mail.body.text)
     if command is not None:
@@ -159,7 +161,7 @@ def _refuse_too_big(mail: Inbound, size: int) -> InboundOutcome:
     if mail.untrusted is None and mail.address is not None:
         megabytes = f"{size / 1024 / 1024:.1f}"
         paragraphs = [NOTICE_TOO_BIG.format(size=megabytes, limit=MAX_MAIL_BYTES // 1024 // 1024)]
-        mail.notice(mail.address, "Your mail was too big", paragraphs, game=game)
+        mail.notice(mail.address, "Your mail was too big", paragraphs, game=game, limit=REFUSALS)
     return mail.rejected(TOO_BIG.format(size=size, limit=MAX_MAIL_BYTES), game)
 
 

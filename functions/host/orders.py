@@ -9,14 +9,15 @@ from engine.core.mailgame import Earlier, MailGame
 from engine.core.orderblock import Header, find_block
 from engine.games import MAIL_GAMES
 from functions.host.deadlines import deadline_attachments, deadline_text
-from functions.host.received import Inbound, InboundOutcome, InboundStore
+from functions.host.received import REFUSALS, Inbound, InboundOutcome, InboundStore, redact_codes
 from functions.mail.codes import code_matches
 from functions.render.acks import render_game_ack
 from functions.store import GameRecord, NewSubmission, PlayerRecord
 
 MAX_STORED_BODY = 64 * 1024
 """Characters of a mail's text kept with its submission: a DynamoDB item holds 400 KB at most, and
-the whole mail stays in S3 (the mail log has its key)."""
+the whole mail stays in S3 (the mail log has its key). The secret code is never kept: its line
+reads ``CODE [removed]`` (``redact_codes``)."""
 
 # Every reason the mail log can give for an order mail refused (each pinned by a test).
 NO_GAME = "no game named"
@@ -41,27 +42,33 @@ def read_orders(mail: Inbound, body: str | None = None) -> InboundOutcome:
     game, state_json, player = found
     untrusted = mail.untrusted
     if untrusted is not None:
-        paragraphs = [NOTICE_UNTRUSTED.format(game_id=game.game_id)]
-        mail.notice(player.address, "Your mail was not accepted", paragraphs, game=game, player=player)
-        return mail.rejected(untrusted, game, player)
+        paragraph = NOTICE_UNTRUSTED.format(game_id=game.game_id)
+        return _refused(mail, "Your mail was not accepted", paragraph, untrusted, game, player)
     refused = _code_refused(header, player)
     if refused is not None:
-        paragraphs = [NOTICE_CODE.format(game_id=game.game_id, what=refused)]
-        mail.notice(player.address, "Your orders were not accepted", paragraphs, game=game, player=player)
-        return mail.rejected(refused, game, player)
+        paragraph = NOTICE_CODE.format(game_id=game.game_id, what=refused)
+        return _refused(mail, "Your orders were not accepted", paragraph, refused, game, player)
     if player.role != "player":
         notice = NOTICE_STANDBY if player.role == "standby" else NOTICE_REMOVED
-        paragraphs = [notice.format(game_id=game.game_id, player_id=player.player_id)]
-        mail.notice(player.address, "Your orders were not accepted", paragraphs, game=game, player=player)
-        return mail.rejected(NO_SEAT.format(player_id=player.player_id, role=player.role), game, player)
+        paragraph = notice.format(game_id=game.game_id, player_id=player.player_id)
+        reason = NO_SEAT.format(player_id=player.player_id, role=player.role)
+        return _refused(mail, "Your orders were not accepted", paragraph, reason, game, player)
     if game.status == "open":
-        paragraphs = [NOTICE_NOT_STARTED.format(game_id=game.game_id)]
-        mail.notice(player.address, "The game has not started", paragraphs, game=game, player=player)
-        return mail.rejected(NOT_STARTED.format(game_id=game.game_id), game, player)
+        paragraph = NOTICE_NOT_STARTED.format(game_id=game.game_id)
+        reason = NOT_STARTED.format(game_id=game.game_id)
+        return _refused(mail, "The game has not started", paragraph, reason, game, player)
     mailgame = MAIL_GAMES.get(game.game)
     if mailgame is None:
         return mail.rejected(NOT_HOSTED.format(game_id=game.game_id, game=game.game), game, player)
     return _acknowledge(mail, mailgame, game, state_json, player, text)
+
+
+def _refused(
+    mail: Inbound, title: str, paragraph: str, reason: str, game: GameRecord, player: PlayerRecord
+) -> InboundOutcome:
+    """The mail refused: the player told at the registered address (``REFUSALS`` a day at most)."""
+    mail.notice(player.address, title, [paragraph], game=game, player=player, limit=REFUSALS)
+    return mail.rejected(reason, game, player)
 
 
 def _sender_in_game(mail: Inbound, header: Header) -> tuple[GameRecord, str, PlayerRecord] | InboundOutcome:
@@ -85,7 +92,7 @@ def _players_at(mail: Inbound, game_id: str, written: str | None) -> list[Player
     """The sender's players in the game; ``written`` (a PLAYER line) picks one of several. A
     removed record counts only when the address has no other (a standby given a seat keeps
     its removed standby record beside the seat)."""
-    found = [p for p in mail.store.players_by_address(mail.address or "") if p.game_id == game_id]
+    found = [p for p in mail.sender_players if p.game_id == game_id]
     mine = [p for p in found if p.role != "removed"] or found
     if written is not None and len(mine) > 1:
         mine = [p for p in mine if written.lower() in {p.player_id.lower(), p.name.lower()}]
@@ -111,7 +118,7 @@ def _acknowledge(
                 scope=part.scope,
                 received_at=mail.now,
                 message_id=mail.message_id,
-                body=text[:MAX_STORED_BODY],
+                body=redact_codes(text)[:MAX_STORED_BODY],
                 orders_json=part.orders_json,
             )
         )
@@ -130,12 +137,14 @@ def find_game(mail: Inbound, written: str | None) -> GameRecord | InboundOutcome
     game_id = mail.recipient_game or (written.lower() if written else None)
     if game_id is None:
         if mail.untrusted is None and mail.address is not None:
-            mail.notice(mail.address, "Which game?", [NOTICE_NO_GAME])
+            mail.notice(mail.address, "Which game?", [NOTICE_NO_GAME], limit=REFUSALS)
         return mail.rejected(NO_GAME)
     game = mail.store.game(game_id)
     if game is None:
         if mail.untrusted is None and mail.address is not None:
-            mail.notice(mail.address, "No such game", [NOTICE_UNKNOWN_GAME.format(game_id=game_id)])
+            # A stranger's words are never echoed (``Inbound.reply_subject``): nor the id they wrote.
+            paragraph = NOTICE_UNKNOWN_GAME.format(game_id="of that name" if mail.stranger else game_id)
+            mail.notice(mail.address, "No such game", [paragraph], limit=REFUSALS)
         return mail.rejected(UNKNOWN_GAME.format(game_id=game_id))
     return game
 
@@ -151,7 +160,7 @@ def find_player(mail: Inbound, game: GameRecord, written: str | None) -> PlayerR
             paragraphs = [NOTICE_WHICH_PLAYER.format(game_id=game.game_id)]
         else:
             paragraphs = [NOTICE_UNKNOWN_SENDER.format(address=address, game_id=game.game_id)]
-        mail.notice(address, "Your mail was not accepted", paragraphs, game=game)
+        mail.notice(address, "Your mail was not accepted", paragraphs, game=game, limit=REFUSALS)
     reason = WHICH_PLAYER if mine else UNKNOWN_SENDER
     return mail.rejected(reason.format(address=address, game_id=game.game_id), game)
 

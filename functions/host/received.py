@@ -4,11 +4,14 @@ share (the mail, the store and mailer they use, and how they answer, log and rep
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from email.message import EmailMessage
-from typing import Literal, Protocol
+from email.utils import parseaddr
+from functools import cached_property
+from typing import Literal, NamedTuple, Protocol
 
 from pydantic import BaseModel, ConfigDict
 
@@ -19,10 +22,63 @@ from functions.mail.safety import Verdicts, safety_failure
 from functions.mail.ses import Mailer
 from functions.render.notice import render_notice
 from functions.resources import Settings
-from functions.store import GameRecord, KeptResults, MailLogEntry, NewSubmission, PlayerRecord, Submission
+from functions.store import (
+    GameRecord,
+    KeptResults,
+    MailLogEntry,
+    NewSubmission,
+    PendingJoin,
+    PlayerRecord,
+    Submission,
+)
 
 PLAYING = ("running", "paused")
 """The statuses of a game being played."""
+
+DAY = timedelta(days=1)
+
+
+class Limit(NamedTuple):
+    """At most ``most`` of one ``kind`` of answer (or relay) per subject (an address, a player)
+    and ``window``: counted in the store (``InboundStore.allow``), one counter per window."""
+
+    kind: str
+    most: int
+    window: timedelta
+    per: str
+    """The window as the mail log says it: "a day", "a turn"."""
+
+
+REFUSALS = Limit("refusal", 3, DAY, "a day")
+"""Answers refusing a mail (wrong or missing code, an unknown sender or game, no game named,
+failed sender checks, too big, no seat) to one address: three a day tell a player who got
+something wrong what it was, twice more if they try again; a forged sender, a loop or someone
+probing codes gets no more than three a day, however much mail comes in."""
+STRANGERS = Limit("stranger", 1, DAY, "a day")
+"""Refusals to a sender who plays in no game: one short answer a day, never echoing what they
+wrote (``Inbound.reply_subject``), since their From may be forged and the answer would go to
+someone who sent nothing."""
+LOOP = Limit("sent", 40, DAY, "a day")
+"""Every mail the inbound path sends one address, whatever it is: a player who revises their
+orders twenty times a day and asks for STATUS and REPORT in between stays below forty; any loop
+the other limits miss (an autoresponder that ignores Auto-Submitted) stops there."""
+
+RATE_LIMITED = "no {kind} mail to {address}: at most {most} {per} (rate-limited)"
+CODE_WORDS = re.compile(r"(?i)\bCODE\b[:=]?[ \t]*\S.*$", re.MULTILINE)
+REDACTED = "CODE [removed]"
+
+
+def redact_codes(text: str) -> str:
+    """``text`` with every secret code written in it (a ``CODE`` line, or ``CODE <code>`` after a
+    command) replaced by ``CODE [removed]``: what the host stores or logs of a mail never holds
+    a code in clear (the raw mail in the mail bucket is the only copy). Text the order block
+    would read as CODE only after Unicode normalisation (full-width letters) is caught too."""
+    return "\n".join(_redact_line(line) for line in text.split("\n"))
+
+
+def _redact_line(line: str) -> str:
+    folded = unicodedata.normalize("NFKC", line)
+    return CODE_WORDS.sub(REDACTED, folded) if CODE_WORDS.search(folded) else line
 
 
 class InboundStore(Protocol):
@@ -55,6 +111,12 @@ class InboundStore(Protocol):
     def log_mail(self, entry: MailLogEntry, ttl_days: int = 400) -> None: ...
 
     def latest_results(self, game_id: str, player_id: str) -> tuple[KeptResults, bytes] | None: ...
+
+    def allow(self, kind: str, subject: str, window: timedelta, limit: int, now: datetime) -> bool: ...
+
+    def add_pending_join(self, token: str, pending: PendingJoin) -> None: ...
+
+    def take_pending_join(self, token: str, address: str, now: datetime) -> PendingJoin | None: ...
 
 
 class InboundOutcome(BaseModel):
@@ -103,11 +165,34 @@ class Inbound:
         verdict), or None."""
         return safety_failure(self.verdicts)
 
-    def send(self, mail: OutgoingMail) -> str:
-        """Compose, send and log one mail; returns its message id."""
+    @cached_property
+    def sender_players(self) -> list[PlayerRecord]:
+        """The sender's players in every game (read once per mail)."""
+        return self.store.players_by_address(self.address or "")
+
+    @property
+    def stranger(self) -> bool:
+        """Whether the sender plays in no game (has no player record anywhere)."""
+        return not self.sender_players
+
+    def allowed(self, limit: Limit, subject: str, to: str, game_id: str | None = None) -> bool:
+        """Whether one more ``limit.kind`` for ``subject`` is within the limit (counted if so);
+        when not, the mail log says that ``to`` was not answered."""
+        if self.store.allow(limit.kind, subject, limit.window, limit.most, self.now):
+            return True
+        reason = RATE_LIMITED.format(kind=limit.kind, address=to, most=limit.most, per=limit.per)
+        self.log("rejected", to, game_id, reason)
+        return False
+
+    def send(self, mail: OutgoingMail) -> str | None:
+        """Compose, send and log one mail; returns its message id, or None when the address has
+        had ``LOOP.most`` mails from the inbound path today (nothing is sent then)."""
+        to = parseaddr(mail.to)[1].lower()
+        if not self.allowed(LOOP, to, to, mail.game_id):
+            return None
         sent_id = self.mailer.send(compose(mail, self.settings.sender, self.settings.mail_domain, self.now))
         self.sent += (sent_id,)
-        self.log("out", mail.to, mail.game_id, mail.kind, subject=mail.subject, key=sent_id)
+        self.log("out", mail.to, mail.game_id, mail.kind, subject=redact_codes(mail.subject), key=sent_id)
         return sent_id
 
     def reply(
@@ -120,7 +205,7 @@ class Inbound:
         player: PlayerRecord | None = None,
         kind: Literal["ack", "notice"] = "notice",
         attachments: tuple[Attachment, ...] = (),
-    ) -> str:
+    ) -> str | None:
         """A mail answering this one (threaded with it)."""
         return self.send(
             OutgoingMail(
@@ -144,15 +229,25 @@ class Inbound:
         block: str | None = None,
         game: GameRecord | None = None,
         player: PlayerRecord | None = None,
-    ) -> str:
+        limit: Limit | None = None,
+    ) -> str | None:
+        """A host notice answering this mail; with a ``limit`` (for a refusal, ``REFUSALS``,
+        which is ``STRANGERS`` for a sender who plays nowhere) only when within it."""
+        if limit is REFUSALS and to == self.address and self.stranger:
+            limit = STRANGERS
+        if limit is not None and not self.allowed(limit, to, to, game.game_id if game else None):
+            return None
         text, html = render_notice(title, paragraphs, block)
         return self.reply(to, self.reply_subject(title), text, html, game, player)
 
     def reply_subject(self, fallback: str) -> str:
-        """``Re: <their subject>`` (Gmail threads on it), or ``fallback`` when they gave none."""
-        if not self.subject:
+        """``Re: <their subject>`` (Gmail threads on it), or ``fallback`` when they gave none,
+        or when they play in no game: a stranger's subject is never echoed (their From may be
+        forged, and the answer would carry their words to someone else)."""
+        if not self.subject or self.stranger:
             return fallback
-        return self.subject if re.match(r"(?i)re:", self.subject) else f"Re: {self.subject}"
+        subject = redact_codes(self.subject)
+        return subject if re.match(r"(?i)re:", subject) else f"Re: {subject}"
 
     def log(
         self,
@@ -169,7 +264,7 @@ class Inbound:
                 at=self.now,
                 direction=direction,
                 address=address or "",
-                subject=self.subject if subject is None else subject,
+                subject=redact_codes(self.subject) if subject is None else subject,
                 reason=reason,
                 key=self.key if key is None else key,
             )

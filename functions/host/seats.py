@@ -14,6 +14,7 @@ from typing import Protocol
 
 from functions.host.deadlines import deadline_attachments, deadline_text
 from functions.host.hosts import HOSTS
+from functions.host.names import name_problem
 from functions.host.results import Rendered, deadlines_for
 from functions.mail.codes import hash_code, new_code
 from functions.mail.compose import OutgoingMail, compose
@@ -23,7 +24,6 @@ from functions.render.notice import WIDTH, render_host, render_notice, wrap
 from functions.resources import Settings
 from functions.store.records import GameRecord, MailLogEntry, PlayerRecord
 
-MAX_NAME = 40
 RESET_ATTEMPTS = 3
 """Tries at clearing a seat's missed turns while the turn service commits beside it."""
 
@@ -240,8 +240,9 @@ def _check_newcomer(players: Sequence[PlayerRecord], seat: PlayerRecord, address
     local, _, domain = address.partition("@")
     if not local or "." not in domain or any(c.isspace() or c in "<>," for c in address):
         raise SeatError(f"{address!r} is not a mail address")
-    if not name or len(name) > MAX_NAME or "<" in name or ">" in name:
-        raise SeatError(f"a player's name has 1 to {MAX_NAME} characters, without < or >")
+    why = name_problem(name)
+    if why is not None:
+        raise SeatError(why)
     others = [p for p in players if p.role == "player" and p.player_id != seat.player_id]
     if seat.address == address or any(p.address == address for p in others):
         raise SeatError(f"{address} holds a seat of this game already")

@@ -34,7 +34,9 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import html as markup
 import re
+import unicodedata
 import uuid
 from datetime import UTC, datetime
 from email import policy
@@ -67,6 +69,21 @@ else), so no relay on the way has to re-encode, and no body line exceeds 998 oct
 
 FILETIME_EPOCH = datetime(1601, 1, 1, tzinfo=UTC)
 MESSAGE_ID = re.compile(r"<?([^<>\s@]+@[^<>\s@]+)>?")
+UNSAFE_IN_HEADERS = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+"""Unicode categories never written into a header: controls (line breaks among them) and
+invisible formatting (bidirectional overrides, zero-width characters)."""
+
+MAX_OUTGOING_BYTES = 10 * 1024 * 1024
+"""The largest mail the host sends, encoded. SES sends up to 40 MB, but receivers take less:
+Outlook.com 20 MB, Gmail 25 MB, many company servers 10 MB, and a bounced results mail is a lost
+turn. Results are well under 1 MB (a map PNG, an SVG, a JSON), so only a mail swollen by what a
+player wrote (an acknowledgement echoing a huge order mail) comes near it: cut, never refused."""
+CUT_FILES = "[The files of this mail were left out: with them it was over {limit} MB.]"
+CUT_TEXT = "[... the rest of this mail was cut: it was over {limit} MB.]"
+EXPANSION = 1.4
+"""Encoded size over raw size, at most: base64 is 4/3 with line ends (quoted-printable is chosen
+only when shorter)."""
+HEADER_MARGIN = 64 * 1024
 
 
 class Attachment(BaseModel):
@@ -105,8 +122,59 @@ def compose(mail: OutgoingMail, sender: str, domain: str, now: datetime | None =
     """``mail`` as a MIME message from ``sender`` (see the module doc for structure, threads and
     addresses). ``now`` is the Date (the clock when not given; SES restamps it anyway).
 
-    Raises ValueError for a game id that cannot be a game address (see ``valid_game_id``).
+    A mail over ``MAX_OUTGOING_BYTES`` is cut (``fit``). Raises ValueError for a game id that
+    cannot be a game address (see ``valid_game_id``).
     """
+    if _estimate(mail) <= MAX_OUTGOING_BYTES / EXPANSION:
+        return _compose(mail, sender, domain, now)
+    message = _compose(mail, sender, domain, now)
+    if len(message.as_bytes()) <= MAX_OUTGOING_BYTES:
+        return message
+    return _compose(fit(mail, MAX_OUTGOING_BYTES), sender, domain, now)
+
+
+def fit(mail: OutgoingMail, limit: int = MAX_OUTGOING_BYTES) -> OutgoingMail:
+    """``mail`` cut to ``limit`` bytes composed: its attachments left out first, with a line
+    saying so; if still too big, its HTML too (it cannot be cut safely) and its text cut, with
+    a line saying so. The mail is always sent: a refusal here would lose the answer."""
+    megabytes = limit // 1024 // 1024
+    if mail.attachments:
+        note = CUT_FILES.format(limit=megabytes)
+        html = _with_note(mail.html, note) if mail.html is not None else None
+        mail = mail.model_copy(update={"attachments": (), "text": f"{mail.text}\n\n{note}\n", "html": html})
+        if _estimate(mail) <= limit / EXPANSION:
+            return mail
+    # Encoded, a UTF-8 byte takes at most EXPANSION bytes (base64, or quoted-printable when it
+    # is shorter, with line ends); the headers take the margin.
+    budget = int((limit - HEADER_MARGIN) / EXPANSION)
+    text = mail.text.encode()[:budget].decode(errors="ignore")
+    note = CUT_TEXT.format(limit=megabytes)
+    return mail.model_copy(update={"text": f"{text}\n\n{note}\n", "html": None})
+
+
+def _estimate(mail: OutgoingMail) -> int:
+    """The mail's size before encoding (text, HTML, files): times ``EXPANSION`` at most, encoded."""
+    html = len(mail.html.encode()) if mail.html is not None else 0
+    return len(mail.text.encode()) + html + sum(len(a.data) for a in mail.attachments) + HEADER_MARGIN
+
+
+def _with_note(html: str, note: str) -> str:
+    paragraph = f"<p>{markup.escape(note)}</p>"
+    at = html.lower().rfind("</body>")
+    return html + paragraph if at < 0 else html[:at] + paragraph + html[at:]
+
+
+def header_text(value: str) -> str:
+    """``value`` safe in a header: no control or invisible characters, white space collapsed,
+    and no encoded-word (``=?...?=``): the mail library would decode one written into a header
+    (a line break in it would start a header of its own), and so would the reader's client."""
+    shown = "".join(
+        " " if unicodedata.category(char) in UNSAFE_IN_HEADERS else char for char in value
+    ).replace("=?", "= ?")
+    return " ".join(shown.split())
+
+
+def _compose(mail: OutgoingMail, sender: str, domain: str, now: datetime | None = None) -> EmailMessage:
     message = EmailMessage(policy=MAIL_POLICY)
     _address_headers(message, mail, sender, domain)
     message["Subject"] = _subject(mail)
@@ -177,7 +245,7 @@ def _address_headers(message: EmailMessage, mail: OutgoingMail, sender: str, dom
     to_name, to_address = parseaddr(mail.to)
     if "@" not in to_address:
         raise ValueError(f"not a mail address: {mail.to!r}")
-    message["To"] = Address(to_name, addr_spec=to_address)
+    message["To"] = Address(header_text(to_name), addr_spec=to_address)
     if mail.game_id is None:
         message["Reply-To"] = Address(SENDER_NAME, addr_spec=host_address(domain))
     else:
@@ -186,7 +254,7 @@ def _address_headers(message: EmailMessage, mail: OutgoingMail, sender: str, dom
 
 
 def _subject(mail: OutgoingMail) -> str:
-    subject = " ".join(mail.subject.split())
+    subject = header_text(mail.subject)
     if mail.game_id is None:
         return subject
     prefix = f"[{mail.game_name} {mail.game_id}]"

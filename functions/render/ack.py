@@ -15,14 +15,18 @@ from functions.render.jinja import render
 WIDTH = 78
 INDENT = "  "
 LABEL_WIDTH = 8
+MAX_ITEM = 600
+"""Characters of one order or problem shown: far more than a real order line and its
+explanation; a pasted megabyte on one line is not echoed back whole (its start and the
+explanation at its end are), so an acknowledgement stays small whatever it answers."""
 
 
 def render_ack(ack: Acknowledgement) -> tuple[str, str]:
     """(plain text, HTML) of the acknowledgement."""
     title = f"Orders received: game {ack.game_id}, turn {ack.turn}, player {ack.player}"
-    understood = [(_line_label(u.line), u.text) for u in ack.understood]
-    errors = [p.describe() for p in ack.errors]
-    warnings = [p.describe() for p in ack.warnings]
+    understood = [(_line_label(u.line), _cut(u.text)) for u in ack.understood]
+    errors = [_cut(p.describe()) for p in ack.errors]
+    warnings = [_cut(p.describe()) for p in ack.warnings]
     forecast = list(ack.forecast)
     text = render(
         "warpwar/ack.txt",
@@ -50,6 +54,13 @@ def render_ack(ack: Acknowledgement) -> tuple[str, str]:
         forecast=forecast,
     )
     return text, html
+
+
+def _cut(item: str) -> str:
+    """``item`` up to ``MAX_ITEM`` characters: its start and its end, the middle left out."""
+    if len(item) <= MAX_ITEM:
+        return item
+    return f"{item[: MAX_ITEM * 2 // 3]} [...] {item[-MAX_ITEM // 3 :]}"
 
 
 def _line_label(line: int | None) -> str:

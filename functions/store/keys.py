@@ -7,13 +7,14 @@ UTC strings, whose string order is time order.
 from __future__ import annotations
 
 import hashlib
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 GAMES = "GAMES"
 DUE = "DUE"
 META = "META"
 NO_GAME = "NOGAME"
 SEEN = "SEEN"
+PENDING = "PENDING"
 # The index sort key of a game whose awaited orders are all in: before every real time.
 READY = "0000-00-00T00:00:00+00:00"
 STATE_PREFIX = "states/"
@@ -95,3 +96,32 @@ def state_object_key(game_id: str, version: int, state_json: bytes) -> str:
     version never overwrite each other's object: the committed item points at its own."""
     digest = hashlib.sha256(state_json).hexdigest()[:16]
     return f"{STATE_PREFIX}{game_id}/{version:08d}-{digest}.json"
+
+
+def _readable(value: str) -> str:
+    """``value`` as a key part: itself, or its hash when it is long or holds the separator."""
+    if len(value) > 200 or "#" in value:
+        return "sha256:" + hashlib.sha256(value.encode()).hexdigest()
+    return value
+
+
+def limit_pk(kind: str, subject: str) -> str:
+    """The rate-limit counters of ``kind`` (``refusal``, ``help``...) for ``subject`` (an
+    address, a player)."""
+    return f"LIMIT#{kind}#{_readable(subject)}"
+
+
+def window_start(now: datetime, window: timedelta) -> datetime:
+    """The start of the fixed window of length ``window`` (counted from the epoch) ``now`` is in."""
+    seconds = int(window.total_seconds())
+    return datetime.fromtimestamp(int(now.timestamp()) // seconds * seconds, UTC)
+
+
+def limit_sk(start: datetime) -> str:
+    return f"WINDOW#{iso(start)}"
+
+
+def pending_join_pk(token: str) -> str:
+    """A JOIN waiting for its confirmation, by the hash of its token (the token, which takes the
+    seat, is never stored)."""
+    return f"JOIN#{hashlib.sha256(token.strip().upper().encode()).hexdigest()}"

@@ -240,6 +240,22 @@ class PlayerRecord(Record):
         return address.strip().lower()
 
 
+class PendingJoin(Record):
+    """A JOIN waiting for the mailbox's owner to confirm it (``CONFIRM <token>``): the seat is
+    taken only then, so that nobody joins a game in someone else's name."""
+
+    game_id: Ident
+    address: str
+    name: str
+    asked_at: UtcDatetime
+    expires_at: UtcDatetime
+
+    @field_validator("address")
+    @classmethod
+    def _lower_case(cls, address: str) -> str:
+        return address.strip().lower()
+
+
 class NewSubmission(Record):
     """Orders received for ``scope`` ("turn:5", "combat:5/P1:2223:2"), before the store numbers them."""
 

@@ -25,6 +25,7 @@ from functions.store.records import (
     KeptResults,
     MailLogEntry,
     NewSubmission,
+    PendingJoin,
     PlayerRecord,
     Submission,
 )
@@ -311,6 +312,67 @@ class Store:
         self.dynamodb.delete_item(
             TableName=self.table, Key=to_item({PK: keys.seen_pk(message_id), SK: keys.SEEN})
         )
+
+    # --- rate limits and pending joins -------------------------------------------------------------
+
+    def allow(self, kind: str, subject: str, window: timedelta, limit: int, now: datetime) -> bool:
+        """Count one more ``kind`` for ``subject`` in the fixed window of length ``window`` that
+        ``now`` is in; False, and nothing counted, when ``limit`` were counted in it already.
+        One conditional ``UpdateItem ADD``, so concurrent handlers never count past the limit;
+        the counter expires (TTL) at the end of its window."""
+        start = keys.window_start(now, window)
+        try:
+            self.dynamodb.update_item(
+                TableName=self.table,
+                Key=to_item({PK: keys.limit_pk(kind, subject), SK: keys.limit_sk(start)}),
+                UpdateExpression="ADD #count :one SET #kind = :kind, #expires = :expires",
+                ConditionExpression="attribute_not_exists(#count) OR #count < :limit",
+                ExpressionAttributeNames={"#count": "count", "#kind": "kind", "#expires": TTL_ATTRIBUTE},
+                ExpressionAttributeValues=to_item(
+                    {
+                        ":one": 1,
+                        ":kind": "limit",
+                        ":limit": limit,
+                        ":expires": keys.epoch_seconds(start + window),
+                    }
+                ),
+            )
+        except ClientError as error:
+            if _error_code(error) == "ConditionalCheckFailedException":
+                return False
+            raise
+        return True
+
+    def add_pending_join(self, token: str, pending: PendingJoin) -> None:
+        """A JOIN waiting for ``CONFIRM <token>``, kept (by the token's hash) until it expires."""
+        item = {
+            PK: keys.pending_join_pk(token),
+            SK: keys.PENDING,
+            "kind": "join",
+            TTL_ATTRIBUTE: keys.epoch_seconds(pending.expires_at),
+            **pending.model_dump(mode="json"),
+        }
+        self.dynamodb.put_item(TableName=self.table, Item=to_item(item))
+
+    def take_pending_join(self, token: str, address: str, now: datetime) -> PendingJoin | None:
+        """The JOIN ``token`` confirms, if ``address`` asked for it and it has not expired:
+        deleted as it is read, so that it is confirmed once only; else None, nothing changed."""
+        try:
+            found = self.dynamodb.delete_item(
+                TableName=self.table,
+                Key=to_item({PK: keys.pending_join_pk(token), SK: keys.PENDING}),
+                ConditionExpression="#address = :address AND #expires > :now",
+                ExpressionAttributeNames={"#address": "address", "#expires": TTL_ATTRIBUTE},
+                ExpressionAttributeValues=to_item(
+                    {":address": address.strip().lower(), ":now": keys.epoch_seconds(now)}
+                ),
+                ReturnValues="ALL_OLD",
+            )
+        except ClientError as error:
+            if _error_code(error) == "ConditionalCheckFailedException":
+                return None
+            raise
+        return PendingJoin.model_validate(from_item(found["Attributes"]))
 
     # --- items -------------------------------------------------------------------------------------
 

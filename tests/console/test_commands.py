@@ -6,11 +6,14 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+from email.message import EmailMessage
+from email.utils import make_msgid
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from markupsafe import escape
 
 from functions.console.backend import open_stack
 from functions.console.errors import ConsoleError
@@ -18,7 +21,7 @@ from functions.console.inputs import WEEKDAY_NAMES, read_hours, read_time, read_
 from functions.local.host import LOCK_FILE, FolderLock
 from functions.mail.codes import code_matches
 from functions.mail.ses import SesMailer
-from tests.console.conftest import REGION, KeptOpen, code_sent_to, fake_stack, outbox_mails, warpmail
+from tests.console.conftest import REGION, KeptOpen, code_sent_to, fake_stack, outbox_mails, text_of, warpmail
 
 
 def refused(capsys: pytest.CaptureFixture[str], *args: str, code: int = 1) -> str:
@@ -179,3 +182,41 @@ def test_a_stack_backend_sends_through_the_stacks_configuration_set(console: Kep
     assert backend.settings.configuration_set == f"{described.table}-sending"
     assert isinstance(backend.mailer, SesMailer)
     assert backend.mailer.configuration_set == backend.settings.configuration_set
+
+
+ODD_NAMES = ("Zoë & O'Brien {{x}} %s", "محمد 🚀 [fleet]")
+
+
+def test_players_with_any_script_and_punctuation_start_play_and_get_their_reports(
+    console: KeptOpen, capsys: pytest.CaptureFixture[str]
+) -> None:
+    store, outbox = console.store, console.outbox
+    assert warpmail("game", "create", "n1", "--seed", "3") == 0
+    assert "no control or invisible" in refused(
+        capsys, "player", "invite", "n1", "x@example.org", "--name", "E\u202eve"
+    )
+    assert warpmail("player", "invite", "n1", "zoe@example.org", "--name", ODD_NAMES[0]) == 0
+    assert warpmail("game", "open", "n1") == 0
+    console.deliver(_mail("mo@example.org", "n1@warpmail.test", f"JOIN n1 {ODD_NAMES[1]}"))
+    confirmation = outbox_mails(outbox, "mo@example.org")[-1]
+    console.deliver(_mail("mo@example.org", "n1@warpmail.test", "", subject=f"Re: {confirmation['Subject']}"))
+    assert [p.name for p in store.players("n1")] == list(ODD_NAMES)
+    assert warpmail("game", "start", "n1") == 0
+    assert warpmail("turn", "run", "n1", "--force") == 0
+    game = store.game("n1")
+    assert game is not None and game.status == "running" and game.version >= 2
+    for address, name in zip(("zoe@example.org", "mo@example.org"), ODD_NAMES, strict=True):
+        results = [m for m in outbox_mails(outbox, address) if "Turn" in str(m["Subject"])]
+        assert results, address
+        html = results[-1].get_body(("html",))
+        assert html is not None and str(escape(name)) in str(html.get_content()), "shown as written"
+        assert name in " ".join(text_of(results[-1]).split())
+        assert any(part.get_content_type() == "image/png" for part in results[-1].walk())
+
+
+def _mail(sender: str, to: str, body: str, subject: str = "") -> bytes:
+    message = EmailMessage()
+    message["From"], message["To"], message["Subject"] = sender, to, subject or body
+    message["Message-ID"] = make_msgid(domain="example.org")
+    message.set_content(body or "\n")
+    return bytes(message)

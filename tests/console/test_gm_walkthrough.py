@@ -25,6 +25,8 @@ from tests.console.conftest import (
 GUIDE = Path(__file__).resolve().parents[2] / "docs" / "gm.md"
 BLOCK = re.compile(r"(?:<!-- mail: (?P<file>\S+) -->\n)?```(?P<kind>\w+)\n(?P<body>.*?)```", re.DOTALL)
 PLACEHOLDER = re.compile(r"<(\w+)'s code>")
+TOKEN = re.compile(r"<(\S+@\S+)'s token>")
+CONFIRM = re.compile(r"CONFIRM ([0-9A-Z]{4}-[0-9A-Z]{4})")
 SECTION = re.compile(r"^## (\d+)\. (.+)$", re.MULTILINE)
 
 
@@ -37,9 +39,20 @@ def steps() -> list[tuple[str, str, str]]:
 
 
 def player_code(local: KeptOpen, text: str) -> str:
-    """The mail with each "<Name's code>" replaced by that player's code, read from their mail."""
+    """The mail with each "<Name's code>" replaced by that player's code, and each "<address's
+    token>" by the JOIN confirmation token mailed there, read from their mail."""
     players = {p.name: p.address for p in local.store.players("g1")}
+    text = TOKEN.sub(lambda m: token_sent_to(local, m.group(1)), text)
     return PLACEHOLDER.sub(lambda m: code_sent_to(local.outbox, players[m.group(1)]), text)
+
+
+def token_sent_to(local: KeptOpen, address: str) -> str:
+    """The JOIN confirmation token in the latest confirmation mailed to ``address``."""
+    for message in reversed(outbox_mails(local.outbox, address)):
+        found = CONFIRM.search(str(message["Subject"]))
+        if found:
+            return found.group(1)
+    raise AssertionError(f"no JOIN confirmation was mailed to {address}")
 
 
 def test_the_guide_has_the_walkthrough_the_issue_asks_for() -> None:

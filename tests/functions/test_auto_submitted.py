@@ -53,7 +53,8 @@ def answers(body: str, sender: str = RED, status: str = "running") -> tuple[str,
         ("HELP", "HELP", "new@example.com", "running"),
         ("STATUS", "STATUS", RED, "running"),
         ("REPORT before any results: the orders sheet", "REPORT", RED, "running"),
-        ("JOIN: the welcome", "JOIN g1 Green Fleet", "green@example.com", "open"),
+        ("JOIN: the confirmation", "JOIN g1 Green Fleet", "green@example.com", "open"),
+        ("CONFIRM of no JOIN: a refusal", "CONFIRM AAAA-BBBB", "green@example.com", "open"),
     ],
 )
 def test_what_answers_a_mail_is_auto_replied_in_its_thread(

@@ -16,6 +16,7 @@ from engine.core.orderblock import find_block
 from functions.host.commands.message import MESSAGE_CODE
 from functions.host.commands.reading import MAX_MESSAGE, Command, checked_body, find_command, message_text
 from functions.host.dates import read_date, read_days, read_period, read_zone, zone_suggestions
+from functions.host.received import InboundOutcome
 from functions.mail.body import read_message
 from functions.mail.codes import code_matches
 from functions.mail.compose import Attachment, OutgoingMail, compose
@@ -247,9 +248,35 @@ def test_check_still_needs_the_code() -> None:
 # --- JOIN ---
 
 
-def test_join_an_open_game_registers_the_sender_and_mails_the_welcome_with_the_code() -> None:
+def confirmed(store: FakeStore, join: bytes, mailer: ListMailer) -> InboundOutcome:
+    """``join`` delivered, then the confirmation it brought answered as a mail client replies:
+    "Re: <its subject>", the sender's words above the quoted mail."""
+    assert deliver(store, join, mailer).status == "command"
+    confirmation = mailer.sent.pop()
+    reply = raw_mail(
+        "Yes, that was me.\n\n> " + "\n> ".join(text_of(confirmation).splitlines()),
+        sender=str(confirmation["To"]),
+        subject=f"Re: {confirmation['Subject']}",
+    )
+    return deliver(store, reply, mailer)
+
+
+def test_join_asks_the_sender_to_confirm_and_takes_no_seat_until_then() -> None:
     store, mailer = with_seats(hosted(status="open"), 3), ListMailer()
     outcome = deliver(store, raw_mail("JOIN g1 Green Fleet", sender="green@example.com"), mailer)
+    assert (outcome.status, outcome.command, outcome.player_id) == ("command", "JOIN", None)
+    assert len(store.players("g1")) == 2
+    [confirmation] = mailer.sent
+    assert confirmation["To"] == "green@example.com"
+    token = str(confirmation["Subject"]).split("CONFIRM ")[1].split()[0]
+    assert f"CONFIRM {token}" in text_of(confirmation)
+    assert "Green Fleet" not in text_of(confirmation) + str(confirmation["Subject"])
+
+
+def test_join_an_open_game_registers_the_sender_and_mails_the_welcome_with_the_code() -> None:
+    store, mailer = with_seats(hosted(status="open"), 3), ListMailer()
+    join = raw_mail("JOIN g1 Green Fleet", sender="green@example.com")
+    outcome = confirmed(store, join, mailer)
     assert (outcome.status, outcome.player_id) == ("command", "P3")
     joined = store.players("g1")[-1]
     assert (joined.name, joined.address, joined.role) == ("Green Fleet", "green@example.com", "player")
@@ -264,11 +291,12 @@ def test_join_an_open_game_registers_the_sender_and_mails_the_welcome_with_the_c
 def test_join_a_running_or_full_game_makes_the_sender_a_standby() -> None:
     for store in (hosted(), hosted(status="open")):
         mailer = ListMailer()
-        outcome = deliver(store, raw_mail("JOIN g1 Green", sender="g@example.com"), mailer)
+        outcome = confirmed(store, raw_mail("JOIN g1 Green", sender="g@example.com"), mailer)
         assert (outcome.status, outcome.player_id) == ("command", "S1")
         assert store.players("g1")[-1].role == "standby"
         assert "so you are standby player S1" in flat(mailer.sent[0])
-        assert [e.reason for e in store.log if e.direction == "in"] == ["JOIN: Green joined as standby S1"]
+        reasons = [e.reason for e in store.log if e.direction == "in"]
+        assert reasons == ["JOIN: Green asked to join, confirmation sent", "JOIN: Green joined as standby S1"]
 
 
 def test_join_refuses_a_game_over_a_taken_name_and_a_second_join() -> None:
@@ -279,12 +307,13 @@ def test_join_refuses_a_game_over_a_taken_name_and_a_second_join() -> None:
     assert deliver(store, raw_mail("JOIN g1 Other", sender=RED)).status == "rejected"
     unknown = raw_mail("JOIN g9 Other", sender="g@example.com", to=f"host@{DOMAIN}")
     assert deliver(store, unknown).status == "rejected"
-    assert len(store.players("g1")) == 2
+    assert len(store.players("g1")) == 2 and store.pending == {}
 
 
 def test_join_to_the_game_address_needs_only_the_name() -> None:
-    store = with_seats(hosted(status="open"), 3)
-    assert deliver(store, raw_mail("JOIN Green", sender="g@example.com")).status == "command"
+    store, mailer = with_seats(hosted(status="open"), 3), ListMailer()
+    assert confirmed(store, raw_mail("JOIN Green", sender="g@example.com"), mailer).status == "command"
+    assert store.players("g1")[-1].name == "Green"
 
 
 # --- MESSAGE ---

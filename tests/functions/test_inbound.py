@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
 from email.utils import make_msgid
 from pathlib import Path
@@ -30,6 +30,7 @@ from functions.store import (
     KeptResults,
     MailLogEntry,
     NewSubmission,
+    PendingJoin,
     PlayerRecord,
     Store,
     Submission,
@@ -66,6 +67,24 @@ class FakeStore:
     log: list[MailLogEntry] = field(default_factory=list)
     seen: set[str] = field(default_factory=set)
     results: dict[tuple[str, str], tuple[KeptResults, bytes]] = field(default_factory=dict)
+    counted: dict[tuple[str, str, int], int] = field(default_factory=dict)
+    pending: dict[str, PendingJoin] = field(default_factory=dict)
+
+    def allow(self, kind: str, subject: str, window: timedelta, limit: int, now: datetime) -> bool:
+        key = (kind, subject, int(now.timestamp() // window.total_seconds()))
+        if self.counted.get(key, 0) >= limit:
+            return False
+        self.counted[key] = self.counted.get(key, 0) + 1
+        return True
+
+    def add_pending_join(self, token: str, pending: PendingJoin) -> None:
+        self.pending[token.upper()] = pending
+
+    def take_pending_join(self, token: str, address: str, now: datetime) -> PendingJoin | None:
+        found = self.pending.get(token.upper())
+        if found is None or found.address != address.lower() or found.expires_at <= now:
+            return None
+        return self.pending.pop(token.upper())
 
     def first_time(self, message_id: str, ttl_days: int = 30, now: datetime | None = None) -> bool:
         if message_id in self.seen:

@@ -11,6 +11,7 @@ import pytest
 
 from functions.host import turns, warpwar_host
 from functions.host.bulletin import with_bulletin
+from functions.host.names import NAME_RULE
 from functions.host.seats import SeatError, current_report, notice_mail, seat_player, welcome_mail
 from functions.mail.codes import code_matches
 from functions.render.report import RenderedReport
@@ -125,7 +126,7 @@ def test_a_seat_held_by_a_robot_goes_without_a_goodbye() -> None:
         ("P1", BLUE, "Green", f"{BLUE} holds a seat of this game already"),
         ("P1", "green at example", "Green", "'green at example' is not a mail address"),
         ("P1", GREEN, "Blue", "the name Blue is taken in this game: choose another"),
-        ("P1", GREEN, "<b>", "a player's name has 1 to 40 characters, without < or >"),
+        ("P1", GREEN, "<b>", NAME_RULE),
     ],
 )
 def test_a_seat_is_not_given_to_a_taken_seat_address_or_name(

@@ -8,8 +8,9 @@ The reference players read (the HELP answer, templates/host/help.txt, says the s
                              what they ordered), what the game waits for, the deadline
     REPORT [game]            your latest results mail again (the orders sheet before any)
     CHECK                    above your orders: check them and answer, submit nothing
-    JOIN <game> <name>       join a game open for sign-up; your secret code comes back by mail
-                             (a game that has started, or is full: you join as a standby)
+    JOIN <game> <name>       join a game open for sign-up: a confirmation comes back by mail
+    CONFIRM <token>          (a reply to it confirms), then your secret code (a game that has
+                             started, or is full: you join as a standby)
     MESSAGE <player|ALL>     the lines below go to that player (or every other player) from the
     CODE <your code>         game's address, signed with your player name by the host; the CODE
     <your text>              line is needed and is not relayed; END or a signature ends the text
@@ -25,14 +26,16 @@ a TIMEZONE; a removed player may do neither.
 
 STATUS, REPORT, MESSAGE, WAIT, ABSENT and TIMEZONE answer only a registered address of a player
 of the game, and only to that address; a mail that failed the sender checks gets no answer. JOIN
-answers the sender (that is how the code proves the address), HELP anyone who passed the sender
-checks.
+and CONFIRM answer the sender (the confirmation proves the address), HELP anyone who passed the
+sender checks. Every answer is within its limit (functions/host/received.py ``Limit``: refusals,
+HELP, REPORT, MESSAGE, JOIN, and all mail to one address a day); beyond it there is none, and
+the mail log says so.
 """
 
 from __future__ import annotations
 
 from functions.host.commands.info import send_help, send_report, send_status
-from functions.host.commands.join import join
+from functions.host.commands.join import confirm, join
 from functions.host.commands.message import relay_message
 from functions.host.commands.reading import Command, checked_body
 from functions.host.commands.settings import change_setting
@@ -52,6 +55,8 @@ def run(command: Command, mail: Inbound) -> InboundOutcome:
             return send_help(mail)
         case "JOIN":
             return join(mail, command)
+        case "CONFIRM":
+            return confirm(mail, command)
     found = _players_game(mail, command)
     if isinstance(found, InboundOutcome):
         return found
@@ -69,10 +74,9 @@ def run(command: Command, mail: Inbound) -> InboundOutcome:
 def _players_game(mail: Inbound, command: Command) -> tuple[GameRecord, PlayerRecord] | InboundOutcome:
     """The game the command is about (the recipient address; else a game id after STATUS or
     REPORT; else the only game the sender plays) and the sender's player in it."""
-    address = mail.address or ""
     written = command.args[0].lower() if command.word in ("STATUS", "REPORT") and command.args else None
     if mail.recipient_game is None and written is None:
-        games = sorted({p.game_id for p in mail.store.players_by_address(address)})
+        games = sorted({p.game_id for p in mail.sender_players})
         written = games[0] if len(games) == 1 else None
     game = find_game(mail, written)
     if isinstance(game, InboundOutcome):

@@ -5,13 +5,16 @@ from __future__ import annotations
 import email
 import uuid
 from collections.abc import Sequence
+from datetime import timedelta
 from email.message import EmailMessage
 from email.utils import format_datetime
 
 from engine.core.mailgame import combat_parts, turn_scope
 from engine.games import MAIL_GAMES
+from functions.host.commands.join import JOINS
+from functions.host.commands.message import MESSAGES, RELAYS_RECEIVED
 from functions.host.deadlines import deadline_text
-from functions.host.received import Inbound, InboundOutcome
+from functions.host.received import DAY, LOOP, REFUSALS, Inbound, InboundOutcome, Limit
 from functions.mail.compose import MAIL_POLICY, game_address
 from functions.render.notice import render_host
 from functions.store import GameRecord, KeptResults, PlayerRecord, Submission
@@ -19,17 +22,33 @@ from functions.store import GameRecord, KeptResults, PlayerRecord, Submission
 DEFAULT_GAME = "warpwar"
 """Whose order language HELP explains when the mail names no game."""
 
+HELP_ANSWERS = Limit("help", 3, DAY, "a day")
+"""HELP answers to one address: the help does not change, so a third copy in a day is already
+one more than anyone reads; HELP is answered to anyone, so this bounds what a forged sender
+can have sent to someone else."""
+REPORTS = Limit("report", 3, timedelta(days=30), "a turn")
+"""REPORT answers per player and turn (the counter is the turn's, kept 30 days): the results
+are already in the player's mailbox, so three copies cover one lost and one deleted."""
+LIMITED = "{word}: not answered (rate-limited)"
+
 
 # --- HELP ---
 
 
 def send_help(mail: Inbound) -> InboundOutcome:
     game = mail.store.game(mail.recipient_game) if mail.recipient_game else None
+    address = mail.address or ""
+    if not mail.allowed(HELP_ANSWERS, address, address, game.game_id if game else None):
+        return mail.outcome("ignored", LIMITED.format(word="HELP"), game, command="HELP")
     mailgame = MAIL_GAMES.get(game.game if game is not None else DEFAULT_GAME) or MAIL_GAMES[DEFAULT_GAME]
     context = {
         "game_id": game.game_id if game is not None else None,
         "game_help": mailgame.help_text(),
         "address": game_address(game.game_id, mail.settings.mail_domain) if game is not None else None,
+        "limits": {
+            limit.kind: limit.most
+            for limit in (HELP_ANSWERS, REPORTS, MESSAGES, RELAYS_RECEIVED, JOINS, REFUSALS, LOOP)
+        },
     }
     text, html = render_host("help", context)
     mail.reply(mail.address or "", mail.reply_subject("WarpMail help"), text, html, game)
@@ -105,6 +124,9 @@ def send_report(mail: Inbound, game: GameRecord, player: PlayerRecord) -> Inboun
     """The latest results mail sent to the player (kept by the turn service), sent again as it
     was, map and files too; before any, the orders sheet as the game stands, which is what a
     player asking for a report then needs."""
+    asked = f"{game.game_id}/{player.player_id}/turn {game.turn}"
+    if not mail.allowed(REPORTS, asked, player.address, game.game_id):
+        return mail.outcome("ignored", LIMITED.format(word="REPORT"), game, player, command="REPORT")
     kept = mail.store.latest_results(game.game_id, player.player_id)
     if kept is not None:
         return _resend(mail, game, player, *kept)
@@ -125,6 +147,8 @@ def _resend(
     """The kept mail with a new Message-ID and Date, to the player's registered address (which
     may have changed since); its thread headers keep it in the game's thread. It now answers
     the REPORT mail, so it is "auto-replied" to it (RFC 3834), no longer "auto-generated"."""
+    if not mail.allowed(LOOP, player.address, player.address, game.game_id):
+        return mail.outcome("ignored", LIMITED.format(word="REPORT"), game, player, command="REPORT")
     message = email.message_from_bytes(raw, policy=MAIL_POLICY)
     assert isinstance(message, EmailMessage)  # the policy's message factory
     for name, value in (

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from functions.host.commands.reading import Command, message_text
-from functions.host.received import Inbound, InboundOutcome
+from functions.host.commands.reading import Command, code_and_args, message_text
+from functions.host.received import DAY, REFUSALS, Inbound, InboundOutcome, Limit
 from functions.mail.codes import code_matches
 from functions.mail.compose import OutgoingMail
 from functions.render.notice import render_host
@@ -14,6 +14,14 @@ RELAYED = "MESSAGE relayed to {names}"
 NO_RECIPIENT = "MESSAGE to {written}: no such player"
 NOTHING_TO_RELAY = "MESSAGE without text"
 MESSAGE_CODE = "MESSAGE without the right secret code"
+TOO_MANY = "MESSAGE not relayed: {most} {per} already"
+
+MESSAGES = Limit("message", 10, DAY, "a day")
+"""MESSAGEs one player may have relayed in a day (each to one player or to ALL): diplomacy by
+mail is a few letters a day; ten a day to ALL of an 8-seat game is already 70 mails."""
+RELAYS_RECEIVED = Limit("relayed", 20, DAY, "a day")
+"""Relayed messages one address gets in a day, from every sender together: no one, nor a
+group of players, can bury a player's mailbox (the rest are not relayed, and the sender is told)."""
 
 
 # --- MESSAGE ---
@@ -23,13 +31,12 @@ def relay_message(mail: Inbound, command: Command, game: GameRecord, player: Pla
     """A message to other players, relayed by the host from the game's address with the
     sender's player name (Star Fleet Warlord rulebook, 9.7 "Send a Subspace Message": to one
     player or to ALL)."""
-    text, code = message_text(command.below)
+    text = message_text(command.below)[0]
+    code, args = code_and_args(command)
     if code is None or not code_matches(code, player.code_hash):
-        mail.notice(
-            player.address, "Your message was not sent", [MESSAGE_NEEDS_CODE], game=game, player=player
-        )
+        mail.notice(player.address, NOT_SENT, [MESSAGE_NEEDS_CODE], game=game, player=player, limit=REFUSALS)
         return mail.rejected(MESSAGE_CODE, game, player, command="MESSAGE")
-    written = " ".join(command.args)
+    written = " ".join(args)
     others = [p for p in mail.store.players(game.game_id) if p.player_id != player.player_id]
     others = [p for p in others if p.role == "player"]
     if written.upper() == ALL:
@@ -42,13 +49,23 @@ def relay_message(mail: Inbound, command: Command, game: GameRecord, player: Pla
         mail.notice(player.address, NOT_SENT, [why], game=game, player=player)
         reason = NOTHING_TO_RELAY if to else NO_RECIPIENT.format(written=written)
         return mail.rejected(reason, game, player, command="MESSAGE")
+    if not mail.allowed(MESSAGES, f"{game.game_id}/{player.player_id}", player.address, game.game_id):
+        paragraph = MESSAGE_TOO_MANY.format(most=MESSAGES.most)
+        mail.notice(player.address, NOT_SENT, [paragraph], game=game, player=player, limit=REFUSALS)
+        reason = TOO_MANY.format(most=MESSAGES.most, per=MESSAGES.per)
+        return mail.rejected(reason, game, player, command="MESSAGE")
     to_all = written.upper() == ALL
+    full = [p for p in to if not mail.allowed(RELAYS_RECEIVED, p.address, p.address, game.game_id)]
+    to = [p for p in to if p not in full]
     for recipient in to:
         _relay(mail, game, player, recipient, text, to_all)
-    names = ", ".join(p.name for p in to)
-    mail.notice(
-        player.address, "Your message was sent", [MESSAGE_SENT.format(names=names)], text, game, player
-    )
+    names = ", ".join(p.name for p in to) or "nobody"
+    paragraphs = [MESSAGE_SENT.format(names=names)] if to else []
+    if full:
+        missed = ", ".join(p.name for p in full)
+        paragraphs.insert(0, MESSAGE_FULL.format(names=missed, most=RELAYS_RECEIVED.most))
+    title = "Your message was sent" if to else NOT_SENT
+    mail.notice(player.address, title, paragraphs, text, game, player)
     mail.log("in", mail.address, game.game_id, RELAYED.format(names=names))
     return mail.outcome("command", RELAYED.format(names=names), game, player, command="MESSAGE")
 
@@ -89,3 +106,11 @@ MESSAGE_NO_RECIPIENT = (
     "name of one of: {names}."
 )
 MESSAGE_SENT = "Your message was relayed to {names}, signed with your player name. This is what they read:"
+MESSAGE_FULL = (
+    "Not relayed to {names}: a player gets at most {most} relayed messages a day, and that many "
+    "have reached them today. Send it again tomorrow if it still matters."
+)
+MESSAGE_TOO_MANY = (
+    "Your message was not sent: a player may have at most {most} messages relayed a day, and you "
+    "have sent that many today. Send it again tomorrow."
+)

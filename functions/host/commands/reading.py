@@ -10,11 +10,14 @@ from pydantic import BaseModel, ConfigDict
 
 from engine.core.orderblock import clean, quote_depth
 
-COMMANDS = ("HELP", "STATUS", "REPORT", "CHECK", "JOIN", "MESSAGE", "WAIT", "ABSENT", "TIMEZONE")
+COMMANDS = ("HELP", "STATUS", "REPORT", "CHECK", "JOIN", "CONFIRM", "MESSAGE", "WAIT", "ABSENT", "TIMEZONE")
 MAX_MESSAGE = 4000
 """Characters of a relayed message (the Star Fleet Warlord service took 90 per order; a mail
 may say more, but not a whole novel)."""
 REPLY_PREFIX = re.compile(r"^\s*((re|fwd?|aw|sv|antw)\s*(\[\d+\])?\s*:\s*)+", re.IGNORECASE)
+SUBJECT_TAG = re.compile(r"^\[[^\]]*\]\s*")
+"""The ``[WarpWar g1]`` the host puts before its subjects: a reply to the JOIN confirmation,
+"Re: [WarpWar g1] CONFIRM <token> ...", is the CONFIRM command."""
 GAME_LINE = re.compile(r"^GAME:?(\s+\S+)?$", re.IGNORECASE)
 CODE_LINE = re.compile(r"^\s*CODE:?\s+(\S.*)$", re.IGNORECASE)
 SIGNATURE = re.compile(r"^(-- ?|_{5,}|-{3,} ?Original Message ?-{3,}.*)$", re.IGNORECASE)
@@ -44,7 +47,7 @@ def find_command(subject: str, text: str) -> Command | None:
             return Command(word=word, args=args, line=first, below=tuple(lines[first + 1 :]))
     if _game_line(lines) is not None:
         return None
-    found = _command(REPLY_PREFIX.sub("", subject))
+    found = _command(SUBJECT_TAG.sub("", REPLY_PREFIX.sub("", subject)))
     if found is None:
         return None
     word, args = found
@@ -89,9 +92,19 @@ def checked_body(text: str, command: Command) -> str | None:
     return "\n".join(lines)
 
 
+def code_and_args(command: Command) -> tuple[str | None, tuple[str, ...]]:
+    """The secret code (a CODE line below the command, or ``CODE <code>`` after it on its line)
+    and the command's own words (those before ``CODE``)."""
+    words = [word.upper().rstrip(":") for word in command.args]
+    if "CODE" in words:
+        at = words.index("CODE")
+        return " ".join(command.args[at + 1 :]) or None, command.args[:at]
+    return message_text(command.below)[1], command.args
+
+
 def message_text(lines: Sequence[str]) -> tuple[str, str | None]:
     """The text of a MESSAGE (up to END, a signature or the quoted history of a reply) and
-    the secret code given on a CODE line (which is not part of the text)."""
+    the secret code given on the first CODE line (no CODE line is part of the text)."""
     kept: list[str] = []
     code = None
     for line in lines:
@@ -100,8 +113,9 @@ def message_text(lines: Sequence[str]) -> tuple[str, str | None]:
         if quote_depth(line)[0] > 0:
             continue
         found = CODE_LINE.match(line)
-        if found is not None and code is None:
-            code = found.group(1).strip()
+        if found is not None:
+            # Every CODE line is left out (a second one may be the right code): never relayed.
+            code = code or found.group(1).strip()
             continue
         kept.append(line.rstrip())
     text = "\n".join(kept).strip("\n")

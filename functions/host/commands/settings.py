@@ -8,7 +8,7 @@ from datetime import datetime, timedelta
 from typing import NamedTuple
 
 from engine.core.mailgame import turn_scope
-from functions.host.commands.reading import Command, message_text
+from functions.host.commands.reading import Command, code_and_args
 from functions.host.dates import (
     day_after,
     day_start,
@@ -20,7 +20,7 @@ from functions.host.dates import (
     zone_suggestions,
 )
 from functions.host.deadlines import deadline_text
-from functions.host.received import PLAYING, Inbound, InboundOutcome
+from functions.host.received import PLAYING, REFUSALS, Inbound, InboundOutcome
 from functions.mail.codes import code_matches
 from functions.schedule import waiting_for_absences
 from functions.store import Absence, GameRecord, PlayerRecord
@@ -49,10 +49,11 @@ class Refusal(NamedTuple):
 def change_setting(mail: Inbound, command: Command, game: GameRecord, player: PlayerRecord) -> InboundOutcome:
     """A command that changes the sender's settings in the game: checked (the code, the seat,
     the game's state), then done and answered."""
-    code, args = _code_and_args(command)
+    code, args = code_and_args(command)
     word = command.word
     if code is None or not code_matches(code, player.code_hash):
-        mail.notice(player.address, f"{word} was not done", [SETTING_NEEDS_CODE.format(word=word)], game=game)
+        paragraphs = [SETTING_NEEDS_CODE.format(word=word)]
+        mail.notice(player.address, f"{word} was not done", paragraphs, game=game, limit=REFUSALS)
         return mail.rejected(SETTING_CODE.format(word=word), game, player, command=word)
     refusal = _setting_refusal(word, game, player)
     if refusal is not None:
@@ -63,16 +64,6 @@ def change_setting(mail: Inbound, command: Command, game: GameRecord, player: Pl
         case "ABSENT":
             return _absent(mail, args, game, player)
     return _timezone(mail, args, game, player)
-
-
-def _code_and_args(command: Command) -> tuple[str | None, tuple[str, ...]]:
-    """The secret code (a CODE line below the command, or ``CODE <code>`` after it on its line)
-    and the command's own words."""
-    words = [word.upper().rstrip(":") for word in command.args]
-    if "CODE" in words:
-        at = words.index("CODE")
-        return " ".join(command.args[at + 1 :]) or None, command.args[:at]
-    return message_text(command.below)[1], command.args
 
 
 def _setting_refusal(word: str, game: GameRecord, player: PlayerRecord) -> Refusal | None:
