@@ -52,6 +52,8 @@ PLAYERS = {"P1": "Ann", "P2": "Bob", "P3": "Cy"}
 CODES = {"P1": "AAAA-BBBB-CC", "P2": "DDDD-EEEE-FF", "P3": "GGGG-HHHH-JJ"}
 ZONES = {"P1": "UTC", "P2": "Europe/Paris", "P3": "America/New_York"}
 UID = re.compile(r"\bP[123]\.[WS]\d+\b")
+UNDER_WAY = re.compile(r"combat is being fought|round deadline|\"stage\":\s*\"combat\"", re.IGNORECASE)
+"""Words telling a player that a combat is fought somewhere."""
 
 
 def address(player: str) -> str:
@@ -302,6 +304,9 @@ def only_the_players_fighting_are_mailed_per_round_or_told_its_deadline(watched:
         round_deadline = deadline_text(sent.game.round_deadline, ZONES[player])
         if not in_combat and round_deadline is not None:
             assert round_deadline not in readable(sent.message), f"{player}: {sent.message['Subject']}"
+        if not in_combat and player != states[version].active_player.id:
+            found = UNDER_WAY.search(readable(sent.message))
+            assert found is None, f"{player} was told a combat is fought: {found.group(0)!r}"
         if sent.events is None:
             continue
         # A results mail comes at the end of a player-turn, or to a player in the combat fought
