@@ -82,12 +82,15 @@ def player_view(state: GameState, player: str) -> PlayerView:
     own_bases = tuple(sorted((b for b in state.bases.values() if b.owner == player), key=lambda b: b.star))
     own_hexes = {s.location for s in own_ships} | {b.star for b in own_bases}
     known_stars = set(known.stars)
+    combats = tuple(
+        _combat_view(state, known, player, c.star, c.round) for c in state.combats if c.star in own_hexes
+    )
     return PlayerView(
         game_id=state.config.game_id,
         player=player,
         turn=state.turn,
         active_player=state.active_player.id,
-        stage=state.stage,
+        stage=_stage_known(state, player, combats),
         scenario=state.config.scenario,
         visibility=state.config.visibility,
         tech_level=0 if state.config.scenario is Scenario.BASIC else tech_level_for_turn(state.turn),
@@ -104,13 +107,21 @@ def player_view(state: GameState, player: str) -> PlayerView:
             else {}
         ),
         enemy_ships=tuple(known.sightings[uid] for uid in sorted(known.sightings)),
-        combats=tuple(
-            _combat_view(state, known, player, c.star, c.round) for c in state.combats if c.star in own_hexes
-        ),
+        combats=combats,
         winners=tuple(state.winners),
         warpships_named=state.player(player).warpships_named,
         systemships_named=state.player(player).systemships_named,
     )
+
+
+def _stage_known(state: GameState, player: str, combats: tuple[CombatView, ...]) -> Stage:
+    """The stage as ``player`` may know it. In a blind game a combat is known only to the players
+    in it (and to the player whose player-turn it is): to anyone else the game still takes the
+    player-turn's orders, as it does while that player moves."""
+    blind = state.config.visibility is Visibility.BLIND
+    if blind and state.stage is Stage.COMBAT and not combats and player != state.active_player.id:
+        return Stage.ORDERS
+    return state.stage
 
 
 def _star_view(state: GameState, known: Knowledge, hex_: str, player: str) -> dict[str, object]:

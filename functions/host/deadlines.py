@@ -6,9 +6,10 @@ from __future__ import annotations
 from datetime import datetime
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from engine.core.mailgame import combat_parts
 from functions.mail.compose import Attachment
 from functions.mail.ics import deadline_ics
-from functions.store.records import GameRecord, PlayerRecord
+from functions.store.records import GameRecord, PlayerRecord, split_awaited
 
 
 def deadline_text(moment: datetime | None, timezone: str = "UTC") -> str | None:
@@ -22,6 +23,21 @@ def deadline_text(moment: datetime | None, timezone: str = "UTC") -> str | None:
         zone = ZoneInfo("UTC")
     local = moment.astimezone(zone)
     return f"{local:%a} {local.day} {local:%b %Y, %H:%M} {local.tzname()}"
+
+
+def fighting(game: GameRecord, player_id: str) -> bool:
+    """Whether the game waits for ``player_id``'s orders for a round of a combat."""
+    awaited = map(split_awaited, game.awaiting)
+    return any(who == player_id and combat_parts(scope) is not None for scope, who in awaited)
+
+
+def own_deadline(game: GameRecord, player: PlayerRecord) -> datetime | None:
+    """The deadline ``player`` works to: their combat round's while the game waits for their
+    round orders, else the turn's. The round deadline of combats they are not in is never
+    theirs: in a blind game it would tell them a combat is being fought."""
+    if game.round_deadline is not None and fighting(game, player.player_id):
+        return game.round_deadline
+    return game.deadline
 
 
 def deadline_attachments(game: GameRecord, player: PlayerRecord) -> tuple[Attachment, ...]:

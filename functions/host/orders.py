@@ -8,7 +8,7 @@ from typing import Literal
 from engine.core.mailgame import Earlier, MailGame
 from engine.core.orderblock import Header, find_block
 from engine.games import MAIL_GAMES
-from functions.host.deadlines import deadline_attachments, deadline_text
+from functions.host.deadlines import deadline_attachments, deadline_text, own_deadline
 from functions.host.received import REFUSALS, Inbound, InboundOutcome, InboundStore, redact_codes
 from functions.mail.codes import code_matches
 from functions.render.acks import render_game_ack
@@ -106,7 +106,7 @@ def _acknowledge(
         state_json,
         player.player_id,
         text,
-        deadline=deadline_text(game.round_deadline or game.deadline, player.timezone),
+        deadline=deadline_text(own_deadline(game, player), player.timezone),
         notes=mail.body.problems,
         earlier=_earlier(mail.store, game.game_id, player.player_id),
     )

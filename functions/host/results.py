@@ -71,6 +71,10 @@ class Rendered:
     kind: MailKind = "results"
 
 
+def _everyone(player: str) -> bool:
+    return True
+
+
 @dataclass(frozen=True)
 class Played:
     """A step played: the new state, and each player's results of it."""
@@ -80,6 +84,12 @@ class Played:
     over: bool
     render: Callable[[str, Deadlines], Rendered]
     """(player, deadlines) -> the player's results of the step."""
+    tells: Callable[[str], bool] = _everyone
+    """(player) -> whether the player is mailed the step's results now. One who is not (a step
+    that fought only combat rounds the player is not in) reads them with the next step that
+    tells them, the steps joined (``GameHost.joined``)."""
+    account: object = None
+    """The game's own account of the step, read only by the game that played it (``joined``)."""
 
 
 class GameHost(Protocol):
@@ -100,6 +110,11 @@ class GameHost(Protocol):
     def play(self, state_json: str, pending: Pending, orders: Mapping[Wanted, str]) -> Played:
         """Play ``pending`` with the orders (JSON) that are in; missing orders are waived (a
         player-turn) or left to standing orders (a combat round)."""
+        ...
+
+    def joined(self, steps: Sequence[Played]) -> Played:
+        """Steps played one after the other (oldest first) as one: the last one's state, and
+        each player's results of them all, for a player mailed none of them but the last."""
         ...
 
     def opening(self, state_json: str) -> Played:

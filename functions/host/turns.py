@@ -5,9 +5,11 @@ game's host, e.g. functions/host/warpwar_host.py). ``process_game`` loops: robot
 orders for what the game waits for, the step is played if it is due (every awaited order in and
 the game processes early, a combat round complete, or the deadline passed), the new state is
 committed as the next version (conditional on the version read: of two concurrent runs exactly
-one commits, the other stops and sends nothing), and every human player is mailed the step's
-results, a copy of which is kept as their latest (``Store.keep_results``, for REPORT). It stops
-when nothing more is due. Deadlines follow the game's schedule (functions/schedule.py): a
+one commits, the other stops and sends nothing), and every human player the step tells
+(``Played.tells``: a step that fought only combat rounds a player is not in tells them nothing;
+functions/host/sending.py) is mailed the step's results, joined with the steps they were not told,
+a copy of which is kept as their latest (``Store.keep_results``, for REPORT). It stops when
+nothing more is due. Deadlines follow the game's schedule (functions/schedule.py): a
 new player-turn's (cycle mode: game-turn's) deadline is ``deadline_after`` the moment it opens,
 moved past the absences of the players it awaits when the game waits for them; a combat round's
 is ``round_hours`` on. A paused game is not processed; ``resumed`` moves its deadlines on by the

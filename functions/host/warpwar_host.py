@@ -12,6 +12,7 @@ deadline from standing orders. In the "standing" combat mode every round is foug
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -106,17 +107,20 @@ class WarpWarHost:
             played = _play_turn(state, turn)
             if pending.standing and played.state.stage is Stage.COMBAT:
                 played = _then(played, _fight_standing(played.state))
-            return _played(played, actor, _texts(turn))
+            return _played(_Step(played, actor, _texts(turn), state))
         if not pending.wants:
-            return _played(_fight_standing(state), actor)
+            return _played(_Step(_fight_standing(state), actor, (), state))
         rounds = [RoundOrders.model_validate_json(orders[w]) for w in pending.wants if w in orders]
         sides = {(o.player, o.star) for o in rounds}
         rounds += [_empty_round(w) for w in pending.wants if _side(w) not in sides]
-        return _played(WARPWAR.process(state, rounds), actor)
+        return _played(_Step(_as_outcome(WARPWAR.process(state, rounds)), actor, (), state))
+
+    def joined(self, steps: Sequence[Played]) -> Played:
+        return _played(*(part for step in steps for part in _steps_of(step)))
 
     def opening(self, state_json: str) -> Played:
         state = GameState.model_validate_json(state_json)
-        return _played(Outcome(state=state, events=[], results=[]), state.active_player.id)
+        return _played(_Step(Outcome(state=state, events=[], results=[]), state.active_player.id))
 
     def rules_summary(self) -> str:
         return RULES_SUMMARY
@@ -231,19 +235,63 @@ def _as_outcome(outcome: object) -> Outcome:
     return outcome
 
 
-def _played(outcome: object, actor: str, texts: Sequence[str] = ()) -> Played:
-    """A step's ``outcome``: the orders' fate goes to ``actor``, whose player-turn it was
-    (``texts``: their turn orders as written)."""
-    done = _as_outcome(outcome)
-    state = done.state
+@dataclass(frozen=True)
+class _Step:
+    """A step as played: its ``outcome``, whose orders' fate goes to ``actor``, whose player-turn
+    it was (``texts``: their turn orders as written); ``before``: the state it was played from
+    (None: the game's opening)."""
+
+    outcome: Outcome
+    actor: str
+    texts: Sequence[str] = ()
+    before: GameState | None = None
+
+
+def _played(*steps: _Step) -> Played:
+    """Steps played one after the other as one ``Played``: the last one's state, every event
+    and the actor's orders' fate of them all. The last step tells a player its results when it
+    ends the player-turn (or the game, or starts it), or when the player fights in a combat it
+    fought or leaves to fight: a player outside every combat of a player-turn is mailed once,
+    at its end, as when it has none (the turn service joins the steps: ``GameHost.joined``)."""
+    last = steps[-1]
+    state = last.outcome.state
+    events = [event for step in steps for event in step.outcome.events]
 
     def render(player: str, deadlines: Deadlines) -> Rendered:
-        own, written = (done.results, texts) if player == actor else ([], [])
-        return render_results(player, state, done.events, own, written, deadlines)
+        own = [result for step in steps if step.actor == player for result in step.outcome.results]
+        written = [text for step in steps if step.actor == player for text in step.texts]
+        return render_results(player, state, events, own, written, deadlines)
+
+    # Outside combats every player is told; while they go on, the players fighting.
+    fighting = None
+    if state.stage is Stage.COMBAT and last.before is not None:
+        fighting = _fighting(state) | _fighting(last.before)
+
+    def tells(player: str) -> bool:
+        return fighting is None or player in fighting
 
     return Played(
-        state_json=state.model_dump_json(), turn=state.turn, over=state.stage is Stage.OVER, render=render
+        state_json=state.model_dump_json(),
+        turn=state.turn,
+        over=state.stage is Stage.OVER,
+        render=render,
+        tells=tells,
+        account=steps,
     )
+
+
+def _steps_of(played: Played) -> tuple[_Step, ...]:
+    account = played.account
+    assert isinstance(account, tuple) and all(isinstance(s, _Step) for s in account)  # played here
+    return account
+
+
+def _fighting(state: GameState) -> set[str]:
+    """The players with a combat in their view (``player_view``): a ship or a Base at its star."""
+    stars = {combat.star for combat in state.combats}
+    return {s.owner for s in state.ships.values() if s.location in stars} | {
+        b.owner for b in state.bases.values() if b.star in stars
+    }
 
 
 def render_results(

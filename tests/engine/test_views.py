@@ -26,7 +26,7 @@ from engine.warpwar.events import (
 )
 from engine.warpwar.game import Setup, WarpWar
 from engine.warpwar.orders import CombatOrder, Tactic
-from engine.warpwar.state import GameConfig, GameState, PlayerSpec, Scenario, Stage, Visibility
+from engine.warpwar.state import Combat, GameConfig, GameState, PlayerSpec, Scenario, Stage, Visibility
 from engine.warpwar.views import events_for, player_view
 from tests.engine.builders import robot_game_states
 
@@ -101,6 +101,25 @@ def test_blind_game_view_ignores_secrets_and_unseen_movements(index: int, viewer
     state = states[index % len(states)]
     changed = hide_unseen_moves(perturb_secrets(state, viewer, seed), viewer)
     assert player_view(changed, viewer) == player_view(state, viewer)
+
+
+def test_a_blind_player_outside_every_combat_cannot_tell_one_is_fought() -> None:
+    # Given blind game-states taking a player-turn's orders, and a combat made up at a star
+    # where the waiting player has nothing
+    waiting = [s for s in snapshots(Visibility.BLIND) if s.stage is Stage.ORDERS]
+    assert waiting
+    for state in waiting:
+        viewer = next(p.id for p in state.players if p.id != state.active_player.id)
+        own = {s.location for s in state.own_ships(viewer)} | {
+            b.star for b in state.bases.values() if b.owner == viewer
+        }
+        fought = state.clone()
+        fought.stage = Stage.COMBAT
+        fought.combats = [Combat(star=next(s.hex for s in state.map.stars if s.hex not in own))]
+        # Then the waiting player's view (and so their reports and acknowledgements) is the same
+        assert player_view(fought, viewer) == player_view(state, viewer)
+        # while the player whose player-turn it is knows the combat stage their moves began
+        assert player_view(fought, state.active_player.id).stage is Stage.COMBAT
 
 
 def test_a_view_holds_only_the_viewers_own_ships_in_full() -> None:

@@ -13,7 +13,7 @@ from engine.core.mailgame import combat_parts, turn_scope
 from engine.games import MAIL_GAMES
 from functions.host.commands.join import JOINS
 from functions.host.commands.message import MESSAGES, RELAYS_RECEIVED
-from functions.host.deadlines import deadline_text
+from functions.host.deadlines import deadline_text, fighting
 from functions.host.received import DAY, LOOP, REFUSALS, Inbound, InboundOutcome, Limit
 from functions.mail.compose import MAIL_POLICY, game_address
 from functions.render.notice import render_host
@@ -62,7 +62,12 @@ def send_help(mail: Inbound) -> InboundOutcome:
 def send_status(mail: Inbound, game: GameRecord, player: PlayerRecord) -> InboundOutcome:
     mailgame = MAIL_GAMES.get(game.game)
     players = {p.player_id: p for p in mail.store.players(game.game_id)}
-    awaited = game.awaited_scopes()
+    # Only the combats the player fights in: another's scope names its star and its sides.
+    awaited = {
+        scope: who
+        for scope, who in game.awaited_scopes().items()
+        if combat_parts(scope) is None or player.player_id in who
+    }
     scopes = sorted({turn_scope(game.turn), turn_scope(game.turn + 1), *awaited})
     latest = _latest(mail, game, scopes)
     yours = [
@@ -84,7 +89,9 @@ def send_status(mail: Inbound, game: GameRecord, player: PlayerRecord) -> Inboun
         "turn": game.turn,
         "player": player.name,
         "deadline": deadline_text(game.deadline, player.timezone),
-        "round_deadline": deadline_text(game.round_deadline, player.timezone),
+        "round_deadline": (
+            deadline_text(game.round_deadline, player.timezone) if fighting(game, player.player_id) else None
+        ),
         "yours": [
             {"scope": _scope_words(scope), "lines": lines, "version": sub.version}
             for scope, lines, sub in yours
