@@ -34,26 +34,32 @@ command (functions/host/commands/). Nothing here reads the clock: ``now`` is pas
 
 from __future__ import annotations
 
-import re
 from datetime import datetime
 from email import policy
 from email.message import EmailMessage
 from email.parser import BytesParser
 
+from functions.host.claimed import INBOUND_LEASE
 from functions.host.commands import run as run_command
 from functions.host.commands.reading import find_command
 from functions.host.orders import read_orders
 from functions.host.received import Inbound, InboundOutcome, InboundStore
 from functions.mail.body import BodyText, order_text, read_message, sender, subject
 from functions.mail.compose import game_from_address
+from functions.mail.identity import content_digest, identities, message_ids
 from functions.mail.safety import is_automatic
 from functions.mail.ses import Mailer
 from functions.resources import Settings
+from functions.store import MailIdentity
 
 RECIPIENT_HEADERS = ("To", "Cc", "Delivered-To", "X-Original-To")
 
-# Every reason the mail log can give for a mail in (each pinned by a test).
+# Every reason the mail log (or, for the same raw mail again, the outcome) can give for a mail
+# in (each pinned by a test).
 DUPLICATE = "duplicate delivery of {message_id}"
+BEING_HANDLED = "{message_id} is being handled (claimed until {until})"
+REPLAYED = "duplicate of the mail {identity} (stored at {key}): not read again"
+REUSED = "{identity} was the id of another mail (stored at {key}): not read"
 AUTOMATIC = "automatic mail ({why}): no reply"
 NO_SENDER = "no sender address"
 TOO_BIG = "mail too big: {size} bytes (limit {limit}): not read"
@@ -69,43 +75,66 @@ def receive(
     """Handle one raw mail stored at ``key`` (see the module doc)."""
     too_big = len(raw) > MAX_MAIL_BYTES
     message = _read_headers(raw) if too_big else read_message(raw)
-    message_id = _message_id(message) or f"<{key}>"
-    if not store.first_time(message_id, now=now):
+    ids = message_ids(message)
+    message_id = ids[0] if ids else f"<{key}>"
+    claim_key = handling_key(key)
+    claim = store.claim(claim_key, now, INBOUND_LEASE)
+    if claim is None:
+        held = store.claimed(claim_key)
+        if held is not None and held.state == "in_progress" and held.lease_until is not None:
+            reason = BEING_HANDLED.format(message_id=message_id, until=held.lease_until.isoformat())
+            return InboundOutcome(status="duplicate", reason=reason)
         return InboundOutcome(status="duplicate", reason=DUPLICATE.format(message_id=message_id))
+    mail = _inbound(message, message_id, key, claim.at, store, mailer, settings, too_big)
+    mail.claim, mail.clock = claim_key, now
     try:
-        return _handle(message, message_id, key, now, store, mailer, settings, len(raw) if too_big else None)
+        outcome = _handle(mail, raw, len(raw) if too_big else None)
     except Exception:
-        # Unseen again, so that delivering the stored mail once more (the GM's re-drive of the
-        # S3 event) handles it; the caller logs the failure.
-        store.forget(message_id)
+        # Released, so that delivering the stored mail once more (the GM's re-drive of the S3
+        # event) handles it at once; what it sent stays claimed, and is not sent twice.
+        store.release(claim_key)
         raise
+    store.complete(claim_key)
+    return outcome
 
 
-def _handle(
+def handling_key(key: str) -> str:
+    """The claim key of the handling of the raw mail stored at ``key``."""
+    return f"in/{key}"
+
+
+def _inbound(
     message: EmailMessage,
     message_id: str,
     key: str,
-    now: datetime,
+    at: datetime,
     store: InboundStore,
     mailer: Mailer,
     settings: Settings,
-    too_big: int | None = None,
-) -> InboundOutcome:
-    """``too_big``: the size of a mail over ``MAX_MAIL_BYTES``, of which only the headers were read."""
-    mail = Inbound(
+    too_big: bool,
+) -> Inbound:
+    return Inbound(
         key=key,
         message=message,
         message_id=message_id,
         address=sender(message),
         subject=subject(message),
-        body=BodyText(text="") if too_big is not None else order_text(message),
+        body=BodyText(text="") if too_big else order_text(message),
         recipient_game=_recipient_game(message, settings.mail_domain),
-        now=now,
+        now=at,
         store=store,
         mailer=mailer,
         settings=settings,
     )
-    why = is_automatic(message, settings.mail_domain)
+
+
+def _handle(mail: Inbound, raw: bytes, too_big: int | None = None) -> InboundOutcome:
+    """``too_big``: the size of a mail over ``MAX_MAIL_BYTES``, of which only the headers were read."""
+    digest = content_digest(mail.message, raw)
+    earlier = mail.store.identify(identities(mail.message), mail.key, digest)
+    if earlier is not None:
+        return _duplicate(mail, earlier, digest)
+    why = is_automatic(mail.message, mail.settings.mail_domain)
     if why is not None:
         mail.log("rejected", mail.address, mail.recipient_game, AUTOMATIC.format(why=why))
         return mail.outcome("ignored", AUTOMATIC.format(why=why))
@@ -118,6 +147,23 @@ def _handle(
     if command is not None:
         return run_command(command, mail)
     return read_orders(mail)
+
+
+def _duplicate(mail: Inbound, earlier: MailIdentity, digest: str) -> InboundOutcome:
+    """A mail that another raw mail was already: the same (a replay, a second delivery under
+    another key) is logged only; a different mail reusing its Message-ID is logged and its
+    sender told, when the sender is a registered player's address."""
+    if earlier.digest == digest:
+        reason = REPLAYED.format(identity=earlier.identity, key=earlier.owner)
+        mail.log("rejected", mail.address, mail.recipient_game, reason)
+        return mail.outcome("duplicate", reason)
+    reason = REUSED.format(identity=earlier.identity, key=earlier.owner)
+    registered = mail.address is not None and bool(mail.store.players_by_address(mail.address))
+    answer = registered and is_automatic(mail.message, mail.settings.mail_domain) is None
+    if answer and mail.untrusted is None and mail.address is not None:
+        mail.notice(mail.address, "Your mail was not read", [NOTICE_REUSED.format(identity=earlier.identity)])
+    mail.log("rejected", mail.address, mail.recipient_game, reason)
+    return mail.outcome("duplicate", reason)
 
 
 def _read_headers(raw: bytes) -> EmailMessage:
@@ -134,16 +180,6 @@ def _refuse_too_big(mail: Inbound, size: int) -> InboundOutcome:
         paragraphs = [NOTICE_TOO_BIG.format(size=megabytes, limit=MAX_MAIL_BYTES // 1024 // 1024)]
         mail.notice(mail.address, "Your mail was too big", paragraphs, game=game)
     return mail.rejected(TOO_BIG.format(size=size, limit=MAX_MAIL_BYTES), game)
-
-
-def _message_id(message: EmailMessage) -> str | None:
-    try:
-        value = message.get("Message-ID")
-    except Exception:
-        # A Message-ID the header parser cannot read is no id to recognise a duplicate by.
-        return None
-    found = re.search(r"<[^<>\s]+>", str(value or ""))
-    return found.group() if found else None
 
 
 def _recipient_game(message: EmailMessage, domain: str) -> str | None:
@@ -165,4 +201,9 @@ def _recipient_game(message: EmailMessage, domain: str) -> str | None:
 NOTICE_TOO_BIG = (
     "Your mail was {size} MB: mail to this host is read up to {limit} MB, so it was not read and "
     "nothing was submitted. Orders are plain text: send them again without attachments."
+)
+NOTICE_REUSED = (
+    "Your mail carried the Message-ID {identity}, which an earlier, different mail to this host "
+    "carried, so it was not read and nothing was submitted. Please send it again as a new mail "
+    "(not by resending or redirecting an old one)."
 )

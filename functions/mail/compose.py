@@ -35,7 +35,6 @@ from __future__ import annotations
 import base64
 import hashlib
 import re
-import uuid
 from datetime import UTC, datetime
 from email import policy
 from email.headerregistry import Address
@@ -101,9 +100,15 @@ class OutgoingMail(BaseModel):
     game_name: str = "WarpWar"
 
 
-def compose(mail: OutgoingMail, sender: str, domain: str, now: datetime | None = None) -> EmailMessage:
+def compose(
+    mail: OutgoingMail, sender: str, domain: str, now: datetime | None = None, key: str | None = None
+) -> EmailMessage:
     """``mail`` as a MIME message from ``sender`` (see the module doc for structure, threads and
     addresses). ``now`` is the Date (the clock when not given; SES restamps it anyway).
+
+    The Message-ID is made from ``key`` (the claim the mail is sent under), else from the mail
+    and its date: composing the same mail again gives the same bytes, so a mail sent again after
+    its sender was killed is the very same message (mail clients show one).
 
     Raises ValueError for a game id that cannot be a game address (see ``valid_game_id``).
     """
@@ -112,7 +117,7 @@ def compose(mail: OutgoingMail, sender: str, domain: str, now: datetime | None =
     message["Subject"] = _subject(mail)
     at = now or datetime.now(UTC)
     message["Date"] = format_datetime(at)
-    message["Message-ID"] = f"<{mail.kind}.{uuid.uuid4().hex}@{domain}>"
+    message["Message-ID"] = message_id(mail, domain, at, key)
     _thread_headers(message, mail, domain, at)
     message["Auto-Submitted"] = auto_submitted(mail)
     # Exchange and Outlook: no out-of-office or other automatic answers to this mail.
@@ -125,6 +130,24 @@ def compose(mail: OutgoingMail, sender: str, domain: str, now: datetime | None =
     message[KIND_HEADER] = mail.kind
     _body(message, mail)
     return message
+
+
+def message_id(mail: OutgoingMail, domain: str, at: datetime, key: str | None = None) -> str:
+    """``message_id_for`` ``key``, or for everything the mail says and ``at``."""
+    if key is not None:
+        return message_id_for(mail.kind, key, domain)
+    digest = hashlib.sha256()
+    fields = (mail.to, mail.subject, mail.text, mail.html or "", mail.game_id or "", mail.player_id or "")
+    for value in (*fields, mail.in_reply_to or "", mail.kind, at.isoformat()):
+        digest.update(value.encode() + b"\x00")
+    for attachment in mail.attachments:
+        digest.update(attachment.filename.encode() + b"\x00" + attachment.data)
+    return message_id_for(mail.kind, digest.hexdigest(), domain)
+
+
+def message_id_for(kind: str, key: str, domain: str) -> str:
+    """``<kind.digest@domain>``, the digest made from ``key``: the same key, the same id."""
+    return f"<{kind}.{hashlib.sha256(key.encode()).hexdigest()[:32]}@{domain.lower()}>"
 
 
 def auto_submitted(mail: OutgoingMail) -> str:
