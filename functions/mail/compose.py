@@ -129,7 +129,17 @@ def compose(
         message[GAME_HEADER] = mail.game_id
     message[KIND_HEADER] = mail.kind
     _body(message, mail)
+    _boundaries(message)
     return message
+
+
+def _boundaries(message: EmailMessage) -> None:
+    """Multipart boundaries made from the Message-ID, not at random: the same mail composed
+    again is the same bytes. A SHA-256 token never occurs in a part's (7-bit encoded) text."""
+    token = hashlib.sha256(str(message["Message-ID"]).encode()).hexdigest()[:24]
+    multiparts = (part for part in message.walk() if part.is_multipart())
+    for number, part in enumerate(multiparts):
+        part.set_boundary(f"=_wm{number}_{token}")
 
 
 def message_id(mail: OutgoingMail, domain: str, at: datetime, key: str | None = None) -> str:
