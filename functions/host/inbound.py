@@ -3,8 +3,13 @@ the acknowledgement (issue 4, "Functions 1" and "Authentication and safety").
 
 Orders are accepted only when all of these hold, checked in this order:
 
-1. the same message was not handled before (``Store.first_time`` on its Message-ID): a
-   duplicate delivery is a no-op;
+0. the raw mail's handling is claimed (``Store.claim`` on its S3 key, with a lease: an attempt
+   killed midway is taken over once the lease runs out) and completed at the very end; a
+   duplicate delivery of it is a no-op. The handling runs "at" the claim's first time, and each
+   answer is claimed and composed the same way by every attempt (functions/host/claimed.py);
+1. the mail was not handled before under another key (``Store.identify``: any of its
+   Message-IDs, or its DKIM-signed body, seen): a replay is logged only, a different mail
+   reusing a Message-ID logged and its registered sender told;
 2. it is not automatic mail (auto-replies, bounces, lists, our own mail coming back): those get
    no reply at all, only a mail-log entry;
 3. the game is known: from the recipient address (``<game_id>@<domain>``), else from the
