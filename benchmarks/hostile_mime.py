@@ -18,7 +18,7 @@ against an in-memory store and a mailer that keeps nothing.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
 from typing import Any
 
@@ -28,6 +28,7 @@ from functions.host.received import InboundOutcome
 from functions.mail import limits
 from functions.mail.safety import Verdicts
 from functions.resources import Settings, resources
+from functions.store import Claim
 
 TARGET_MS = 50.0
 NOW = datetime(2025, 3, 7, 12, 0, tzinfo=UTC)
@@ -64,8 +65,17 @@ def shapes(size: int, scale: int) -> dict[str, bytes]:
 class NullStore:
     """What the inbound service asks of a store, answering as for a mail to an unknown game."""
 
-    def first_time(self, message_id: str, ttl_days: int = 30, now: datetime | None = None) -> bool:
-        return True
+    def claim(self, key: str, now: datetime, lease: timedelta, data: Any = None) -> Claim:
+        return Claim(key=key, state="in_progress", at=now, lease_until=now + lease)
+
+    def complete(self, key: str) -> None:
+        return None
+
+    def release(self, key: str) -> None:
+        return None
+
+    def identify(self, identities: Any, owner: str, digest: str) -> None:
+        return None
 
     def game(self, game_id: str) -> None:
         return None

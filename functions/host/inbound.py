@@ -3,8 +3,13 @@ the acknowledgement (issue 4, "Functions 1" and "Authentication and safety").
 
 Orders are accepted only when all of these hold, checked in this order:
 
-1. the same message was not handled before (``Store.first_time`` on its Message-ID): a
-   duplicate delivery is a no-op;
+0. the raw mail's handling is claimed (``Store.claim`` on its S3 key, with a lease: an attempt
+   killed midway is taken over once the lease runs out) and completed at the very end; a
+   duplicate delivery of it is a no-op. The handling runs "at" the claim's first time, and each
+   answer is claimed and composed the same way by every attempt (functions/host/claimed.py);
+1. the mail was not handled before under another key (``Store.identify``: any of its
+   Message-IDs, or its DKIM-signed body, seen): a replay is logged only, a different mail
+   reusing a Message-ID logged and its registered sender told;
 2. it is not automatic mail (auto-replies, bounces, lists, our own mail coming back): those get
    no reply at all, only a mail-log entry;
 3. the game is known: from the recipient address (``<game_id>@<domain>``), else from the
@@ -34,12 +39,12 @@ command (functions/host/commands/). Nothing here reads the clock: ``now`` is pas
 
 from __future__ import annotations
 
-import re
 from datetime import datetime
 from email import policy
 from email.message import EmailMessage
 from email.parser import BytesParser
 
+from functions.host.claimed import INBOUND_LEASE
 from functions.host.commands import run as run_command
 from functions.host.commands.reading import find_command
 from functions.host.orders import read_orders
@@ -47,14 +52,20 @@ from functions.host.received import REFUSALS, Inbound, InboundOutcome, InboundSt
 from functions.mail import limits
 from functions.mail.body import BodyText, order_text, plain_header_text, read_message, sender, subject
 from functions.mail.compose import game_from_address
+from functions.mail.identity import content_digest, identities, message_ids
 from functions.mail.safety import LOCAL_INTAKE, Verdicts, is_automatic, stored_verdicts
 from functions.mail.ses import Mailer
 from functions.resources import Settings
+from functions.store import MailIdentity
 
 RECIPIENT_HEADERS = ("To", "Cc", "Delivered-To", "X-Original-To")
 
-# Every reason the mail log can give for a mail in (each pinned by a test).
+# Every reason the mail log (or, for the same raw mail again, the outcome) can give for a mail
+# in (each pinned by a test).
 DUPLICATE = "duplicate delivery of {message_id}"
+BEING_HANDLED = "{message_id} is being handled (claimed until {until})"
+REPLAYED = "duplicate of the mail {identity} (stored at {key}): not read again"
+REUSED = "{identity} was the id of another mail (stored at {key}): not read"
 AUTOMATIC = "automatic mail ({why}): no reply"
 NO_SENDER = "no sender address"
 TOO_BIG = "mail too big: {size} bytes (limit {limit}): not read"
@@ -83,37 +94,50 @@ def receive(
     too_big = len(raw) > MAX_MAIL_BYTES
     refused = None if too_big else limits.check(raw)
     message = _read_headers(limits.head(raw)) if too_big or refused else read_message(raw)
-    message_id = plain_header_text(_message_id(message) or "") or f"<{key}>"
-    if not store.first_time(message_id, now=now):
+    ids = [shown for shown in map(plain_header_text, message_ids(message)) if shown]
+    message_id = ids[0] if ids else f"<{key}>"
+    claim_key = handling_key(key)
+    claim = store.claim(claim_key, now, INBOUND_LEASE)
+    if claim is None:
+        held = store.claimed(claim_key)
+        if held is not None and held.state == "in_progress" and held.lease_until is not None:
+            reason = BEING_HANDLED.format(message_id=message_id, until=held.lease_until.isoformat())
+            return InboundOutcome(status="duplicate", reason=reason)
         return InboundOutcome(status="duplicate", reason=DUPLICATE.format(message_id=message_id))
     if verdicts is None:
         verdicts = stored_verdicts(message, LOCAL_INTAKE if settings.trust_intake else None)
+    unread = too_big or refused is not None
+    mail = _inbound(message, message_id, key, claim.at, store, mailer, settings, unread, verdicts)
+    mail.claim, mail.clock = claim_key, now
     try:
-        size = len(raw) if too_big else None
-        return _handle(message, message_id, key, now, store, mailer, settings, verdicts, size, refused)
+        outcome = _handle(mail, raw, len(raw) if too_big else None, refused)
     except Exception:
-        # Unseen again, so that delivering the stored mail once more (the GM's re-drive of the
-        # S3 event) handles it; the caller logs the failure.
-        store.forget(message_id)
+        # Released, so that delivering the stored mail once more (the GM's re-drive of the S3
+        # event) handles it at once; what it sent stays claimed, and is not sent twice.
+        store.release(claim_key)
         raise
+    store.complete(claim_key)
+    return outcome
 
 
-def _handle(
+def handling_key(key: str) -> str:
+    """The claim key of the handling of the raw mail stored at ``key``."""
+    return f"in/{key}"
+
+
+def _inbound(
     message: EmailMessage,
     message_id: str,
     key: str,
-    now: datetime,
+    at: datetime,
     store: InboundStore,
     mailer: Mailer,
     settings: Settings,
+    unread: bool,
     verdicts: Verdicts,
-    too_big: int | None = None,
-    refused: limits.Refusal | None = None,
-) -> InboundOutcome:
-    """``too_big``: the size of a mail over ``MAX_MAIL_BYTES``; ``refused``: the cap a mail
-    passes; of either only the headers were read."""
-    unread = too_big is not None or refused is not None
-    mail = Inbound(
+) -> Inbound:
+    """The mail being handled; ``unread``: only its headers were parsed."""
+    return Inbound(
         key=key,
         message=message,
         message_id=message_id,
@@ -121,13 +145,24 @@ def _handle(
         subject=subject(message),
         body=BodyText(text="") if unread else order_text(message),
         recipient_game=_recipient_game(message, settings.mail_domain),
-        now=now,
+        now=at,
         store=store,
         mailer=mailer,
         settings=settings,
         verdicts=verdicts,
     )
-    why = is_automatic(message, settings.mail_domain)
+
+
+def _handle(
+    mail: Inbound, raw: bytes, too_big: int | None = None, refused: limits.Refusal | None = None
+) -> InboundOutcome:
+    """``too_big``: the size of a mail over ``MAX_MAIL_BYTES``; ``refused``: the cap a mail
+    passes; of either only the headers were read."""
+    digest = content_digest(mail.message, raw)
+    earlier = mail.store.identify(identities(mail.message), mail.key, digest)
+    if earlier is not None:
+        return _duplicate(mail, earlier, digest)
+    why = is_automatic(mail.message, mail.settings.mail_domain)
     if why is not None:
         mail.log("rejected", mail.address, mail.recipient_game, AUTOMATIC.format(why=why))
         return mail.outcome("ignored", AUTOMATIC.format(why=why))
@@ -137,16 +172,33 @@ def _handle(
     if too_big is not None:
         return _refuse_too_big(mail, too_big)
     if refused is not None:
-        game = store.game(mail.recipient_game) if mail.recipient_game else None
+        game = mail.store.game(mail.recipient_game) if mail.recipient_game else None
         if mail.untrusted is None:
-            mail.notice(
-                mail.address, "Your mail could not be read", [refused.notice], game=game, limit=REFUSALS
-            )
+            title = "Your mail could not be read"
+            mail.notice(mail.address, title, [refused.notice], game=game, limit=REFUSALS)
         return mail.rejected(refused.reason, game)
     command = find_command(mail.subject, mail.body.text)
     if command is not None:
         return run_command(command, mail)
     return read_orders(mail)
+
+
+def _duplicate(mail: Inbound, earlier: MailIdentity, digest: str) -> InboundOutcome:
+    """A mail that another raw mail was already: the same (a replay, a second delivery under
+    another key) is logged only; a different mail reusing its Message-ID is logged and its
+    sender told, when the sender is a registered player's address."""
+    if earlier.digest == digest:
+        reason = REPLAYED.format(identity=earlier.identity, key=earlier.owner)
+        mail.log("rejected", mail.address, mail.recipient_game, reason)
+        return mail.outcome("duplicate", reason)
+    reason = REUSED.format(identity=earlier.identity, key=earlier.owner)
+    registered = mail.address is not None and bool(mail.store.players_by_address(mail.address))
+    answer = registered and is_automatic(mail.message, mail.settings.mail_domain) is None
+    if answer and mail.untrusted is None and mail.address is not None:
+        paragraphs = [NOTICE_REUSED.format(identity=earlier.identity)]
+        mail.notice(mail.address, "Your mail was not read", paragraphs, limit=REFUSALS)
+    mail.log("rejected", mail.address, mail.recipient_game, reason)
+    return mail.outcome("duplicate", reason)
 
 
 def _read_headers(raw: bytes) -> EmailMessage:
@@ -163,16 +215,6 @@ def _refuse_too_big(mail: Inbound, size: int) -> InboundOutcome:
         paragraphs = [NOTICE_TOO_BIG.format(size=megabytes, limit=MAX_MAIL_BYTES // 1024 // 1024)]
         mail.notice(mail.address, "Your mail was too big", paragraphs, game=game, limit=REFUSALS)
     return mail.rejected(TOO_BIG.format(size=size, limit=MAX_MAIL_BYTES), game)
-
-
-def _message_id(message: EmailMessage) -> str | None:
-    try:
-        value = message.get("Message-ID")
-    except Exception:
-        # A Message-ID the header parser cannot read is no id to recognise a duplicate by.
-        return None
-    found = re.search(r"<[^<>\s]+>", str(value or ""))
-    return found.group() if found else None
 
 
 def _recipient_game(message: EmailMessage, domain: str) -> str | None:
@@ -194,4 +236,9 @@ def _recipient_game(message: EmailMessage, domain: str) -> str | None:
 NOTICE_TOO_BIG = (
     "Your mail was {size} MB: mail to this host is read up to {limit} MB, so it was not read and "
     "nothing was submitted. Orders are plain text: send them again without attachments."
+)
+NOTICE_REUSED = (
+    "Your mail carried the Message-ID {identity}, which an earlier, different mail to this host "
+    "carried, so it was not read and nothing was submitted. Please send it again as a new mail "
+    "(not by resending or redirecting an old one)."
 )

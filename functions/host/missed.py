@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 from functools import partial
 
+from functions.host.claimed import TURN_LEASE
 from functions.host.ports import TurnStore
 from functions.host.seats import SeatError, seat_player
 from functions.host.sending import send_once
@@ -72,9 +73,8 @@ def alert_missed(
         key = f"missed-alert/{after.game_id}/{after.version}/{player_id}"
         reason = f"GM alert: {player_id} missed {after.missed[player_id]} turns in a row"
         to = after.gm_address or settings.sender
-        alerts += send_once(
-            store, mailer, settings, key, partial(alert_mail, after, player, to, done), now, reason
-        )
+        mail = partial(alert_mail, after, player, to, done)
+        alerts += send_once(store, mailer, settings, key, mail, now, reason, after.committed_at)
     return alerts
 
 
@@ -93,16 +93,31 @@ def take_missed_action(
     if action == "alert":
         return ACTION_NONE
     key = f"missed-action/{game.game_id}/{game.version}/{player.player_id}"
-    if not store.first_time(key, now=now):
+    claim = store.claim(key, now, TURN_LEASE)
+    if claim is None:
+        return ACTION_EARLIER.format(action=action)
+    if claim.attempt > 1 and _seat_changed(store, player):
+        # Taken over from an attempt killed after it gave the seat away: never a second time
+        # (a second standby must not replace the first).
+        store.complete(key)
         return ACTION_EARLIER.format(action=action)
     try:
         if action == "robot":
             store.update_player(player.model_copy(update={"robot": ROBOT_LEVEL}))
-            return ACTION_ROBOT.format(level=ROBOT_LEVEL)
-        return seat_standby(store, mailer, settings, game, player, players, now)
+            done = ACTION_ROBOT.format(level=ROBOT_LEVEL)
+        else:
+            done = seat_standby(store, mailer, settings, game, player, players, now)
     except Exception:
-        store.forget(key)
+        store.release(key)
         raise
+    store.complete(key)
+    return done
+
+
+def _seat_changed(store: TurnStore, player: PlayerRecord) -> bool:
+    """Whether ``player``'s seat is now someone else's, or a robot's."""
+    now_held = next((p for p in store.players(player.game_id) if p.player_id == player.player_id), None)
+    return now_held is None or (now_held.address, now_held.robot) != (player.address, player.robot)
 
 
 def seat_standby(
@@ -125,7 +140,7 @@ def seat_standby(
     return ACTION_STANDBY.format(name=standby.name, address=standby.address)
 
 
-def alert_mail(game: GameRecord, player: PlayerRecord, to: str, done: str) -> OutgoingMail:
+def alert_mail(game: GameRecord, player: PlayerRecord, to: str, done: str, _: datetime) -> OutgoingMail:
     """The GM's alert: the game, the player, their missed turns in a row, what was done, and
     the console commands that give the seat to someone else."""
     count = game.missed[player.player_id]

@@ -11,6 +11,7 @@ from engine.games import MAIL_GAMES
 from functions.host.deadlines import deadline_attachments, deadline_text, own_deadline
 from functions.host.received import REFUSALS, Inbound, InboundOutcome, InboundStore, redact_codes
 from functions.mail.codes import code_matches
+from functions.mail.identity import sent_at
 from functions.render.acks import render_game_ack
 from functions.store import GameRecord, NewSubmission, PlayerRecord
 
@@ -29,6 +30,7 @@ WRONG_CODE = "wrong secret code"
 NOT_STARTED = "game {game_id} has not started"
 NO_SEAT = "{player_id} holds no seat ({role})"
 NOT_HOSTED = "game {game_id} is a {game}, which this host does not play by mail"
+EARLIER_TURN = "orders without TURN written before turn {turn} began"
 
 
 def read_orders(mail: Inbound, body: str | None = None) -> InboundOutcome:
@@ -60,6 +62,13 @@ def read_orders(mail: Inbound, body: str | None = None) -> InboundOutcome:
     mailgame = MAIL_GAMES.get(game.game)
     if mailgame is None:
         return mail.rejected(NOT_HOSTED.format(game_id=game.game_id, game=game.game), game, player)
+    written = sent_at(mail.message, mail.now)
+    if header.turn is None and not header.check and game.opened_at is not None and written < game.opened_at:
+        # Without TURN, orders are for the turn current when they were written: these were
+        # written for an earlier one (a mail held up on its way, or resent from the outbox).
+        paragraphs = [NOTICE_EARLIER.format(game_id=game.game_id, turn=game.turn)]
+        mail.notice(player.address, "Your orders were not accepted", paragraphs, game=game, player=player)
+        return mail.rejected(EARLIER_TURN.format(turn=game.turn), game, player)
     return _acknowledge(mail, mailgame, game, state_json, player, text)
 
 
@@ -223,4 +232,10 @@ NOTICE_REMOVED = (
 NOTICE_NOT_STARTED = (
     "Game {game_id} is still open for sign-up and has not started: no orders are taken yet. You "
     "will get your first orders sheet when it starts."
+)
+NOTICE_EARLIER = (
+    "Your orders for game {game_id} have no TURN line and were written (by their Date) before turn "
+    "{turn} began, so they were meant for an earlier turn and were not accepted: nothing was "
+    "submitted. Please send your orders for turn {turn} again (a line TURN {turn} makes sure they "
+    "count for it)."
 )

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from email.message import EmailMessage
@@ -16,6 +16,7 @@ from typing import Literal, NamedTuple, Protocol
 from pydantic import BaseModel, ConfigDict
 
 from engine.core.orderblock import Header, find_block
+from functions.host.claimed import INBOUND_LEASE, send_claimed
 from functions.mail.body import BodyText
 from functions.mail.compose import Attachment, OutgoingMail, compose
 from functions.mail.safety import Verdicts, safety_failure
@@ -23,8 +24,10 @@ from functions.mail.ses import Mailer
 from functions.render.notice import render_notice
 from functions.resources import Settings
 from functions.store import (
+    Claim,
     GameRecord,
     KeptResults,
+    MailIdentity,
     MailLogEntry,
     NewSubmission,
     PendingJoin,
@@ -84,9 +87,17 @@ def _redact_line(line: str) -> str:
 class InboundStore(Protocol):
     """What the inbound service needs of the store (functions/store.Store)."""
 
-    def first_time(self, message_id: str, ttl_days: int = 30, now: datetime | None = None) -> bool: ...
+    def claim(
+        self, key: str, now: datetime, lease: timedelta, data: dict[str, str] | None = None
+    ) -> Claim | None: ...
 
-    def forget(self, message_id: str) -> None: ...
+    def claimed(self, key: str) -> Claim | None: ...
+
+    def complete(self, key: str) -> None: ...
+
+    def release(self, key: str) -> None: ...
+
+    def identify(self, identities: Sequence[str], owner: str, digest: str) -> MailIdentity | None: ...
 
     def game(self, game_id: str) -> GameRecord | None: ...
 
@@ -116,7 +127,7 @@ class InboundStore(Protocol):
 
     def add_pending_join(self, token: str, pending: PendingJoin) -> None: ...
 
-    def take_pending_join(self, token: str, address: str, now: datetime) -> PendingJoin | None: ...
+    def take_pending_join(self, token: str, address: str, now: datetime, by: str) -> PendingJoin | None: ...
 
 
 class InboundOutcome(BaseModel):
@@ -137,7 +148,13 @@ class InboundOutcome(BaseModel):
 
 @dataclass
 class Inbound:
-    """One mail being handled, and what handling it needs."""
+    """One mail being handled, and what handling it needs.
+
+    ``now`` is when its handling was first claimed: every time it writes or sends (submissions,
+    log entries, the answers' dates) is that one, whichever attempt finishes the handling;
+    ``clock`` is this attempt's own time, which only the leases of its claims are reckoned
+    from. ``claim`` is the handling's claim key: each answer is claimed under it, per kind and
+    address (functions/host/claimed.py), so a retried handling sends none twice."""
 
     key: str
     message: EmailMessage
@@ -152,7 +169,10 @@ class Inbound:
     settings: Settings
     verdicts: Verdicts | None = None
     """SES's verdicts on the mail; None: none could be read (not trusted)."""
+    claim: str = ""
+    clock: datetime | None = None
     sent: tuple[str, ...] = ()
+    purposes: tuple[str, ...] = ()
 
     @property
     def header(self) -> Header:
@@ -185,15 +205,48 @@ class Inbound:
         return False
 
     def send(self, mail: OutgoingMail) -> str | None:
-        """Compose, send and log one mail; returns its message id, or None when the address has
-        had ``LOOP.most`` mails from the inbound path today (nothing is sent then)."""
+        """Compose, send and log one mail, once: None when an earlier attempt sent it, or when
+        the address has had ``LOOP.most`` mails from the inbound path today (nothing is sent)."""
         to = parseaddr(mail.to)[1].lower()
         if not self.allowed(LOOP, to, to, mail.game_id):
             return None
-        sent_id = self.mailer.send(compose(mail, self.settings.sender, self.settings.mail_domain, self.now))
-        self.sent += (sent_id,)
-        self.log("out", mail.to, mail.game_id, mail.kind, subject=redact_codes(mail.subject), key=sent_id)
+
+        def make(at: datetime, key: str) -> EmailMessage:
+            return compose(mail, self.settings.sender, self.settings.mail_domain, at, key=key)
+
+        return self.send_message(mail.to, mail.kind, mail.game_id, redact_codes(mail.subject), make)
+
+    def send_message(
+        self,
+        to: str,
+        kind: str,
+        game_id: str | None,
+        subject: str,
+        make: Callable[[datetime, str], EmailMessage],
+    ) -> str | None:
+        """Send the message ``make`` builds (given its date and its claim key, which its
+        Message-ID is made from) under a claim of its own, once; logged ``out``."""
+        key = self.out_key(kind, to)
+
+        def log(message: EmailMessage, at: datetime, sent_id: str) -> None:
+            self.log("out", to, game_id, kind, subject=subject, key=sent_id)
+
+        def build(at: datetime) -> EmailMessage:
+            return make(at, key)
+
+        clock = self.clock or self.now
+        sent_id = send_claimed(self.store, self.mailer, key, build, clock, INBOUND_LEASE, log, self.now)
+        if sent_id is not None:
+            self.sent += (sent_id,)
         return sent_id
+
+    def out_key(self, kind: str, to: str) -> str:
+        """The claim key of this mail's answer of ``kind`` to ``to`` (the second such answer,
+        if any, gets ``#2``): the same in every attempt, as handling goes the same way."""
+        purpose = f"{kind}/{to.strip().lower()}"
+        count = self.purposes.count(purpose)
+        self.purposes += (purpose,)
+        return f"{self.claim}/{purpose}" + (f"#{count + 1}" if count else "")
 
     def reply(
         self,
@@ -282,7 +335,7 @@ class Inbound:
 
     def outcome(
         self,
-        status: Literal["accepted", "acknowledged", "command", "rejected", "ignored"],
+        status: Literal["accepted", "acknowledged", "command", "rejected", "ignored", "duplicate"],
         reason: str,
         game: GameRecord | None = None,
         player: PlayerRecord | None = None,

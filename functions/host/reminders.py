@@ -44,9 +44,8 @@ def send_reminders(
     for player in reminded_players(store, game, players, now):
         key = f"reminder/{game.game_id}/{iso(processing)}/{iso(at)}/{player.player_id}"
         reason = f"reminder of the deadline {iso(processing)}"
-        sent += send_once(
-            store, mailer, settings, key, partial(reminder_mail, game, player, now), now, reason
-        )
+        # Dated at the reminder time, and written as of it: the same mail whichever attempt sends it.
+        sent += send_once(store, mailer, settings, key, partial(reminder_mail, game, player), now, reason, at)
     store.note_reminders(game, at)
     return game.model_copy(update={"reminded_at": at}), sent
 

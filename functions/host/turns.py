@@ -25,13 +25,16 @@ or to the first standby.
 Idempotency. Everything a step commits follows from the stored state, the stored orders and
 ``now`` (the workflow passes one ``now`` to a game's every attempt), so a retried run commits
 exactly what the first would have. A run always begins by finishing the sending of the latest
-version: the mails not logged as sent are rendered again from a replay of that version's step
-(checked to give the very state committed), each claimed once (``Store.first_time``), sent, then
-logged; a send that fails releases its claim (``Store.forget``) so the retry sends it. A version
-the replay does not reproduce (a GM's change, a park) was not a step and is mailed nothing.
-Reminders are claimed per game, deadline, reminder time and player; a missed-turn alert per
-game, version and player, and the action it takes once more, separately, never released once
-taken (a second standby must never replace the first)."""
+step (versions of metadata only, a park or an unpark, looked through): the mails whose claims
+are not done (``Store.done``) are rendered again from a replay of that step (checked to give the
+very state committed), each claimed with a lease (functions/host/claimed.py: an attempt killed
+mid-send is taken over once its lease runs out), sent dated at the step's commit with a
+Message-ID from its claim (the same bytes whichever attempt sends it), logged, completed; a send
+that fails releases its claim so the retry sends it. A version the replay does not reproduce (a
+GM's rollback) was not a step and is mailed nothing. Reminders are claimed per game, deadline,
+reminder time and player; a missed-turn alert per game, version and player, and the action it
+takes once more, separately, never taken twice (an attempt taking it over from a killed one
+leaves a seat that changed hands alone: a second standby must never replace the first)."""
 
 from __future__ import annotations
 

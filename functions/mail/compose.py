@@ -37,7 +37,6 @@ import hashlib
 import html as markup
 import re
 import unicodedata
-import uuid
 from datetime import UTC, datetime
 from email import policy
 from email.headerregistry import Address
@@ -118,19 +117,25 @@ class OutgoingMail(BaseModel):
     game_name: str = "WarpWar"
 
 
-def compose(mail: OutgoingMail, sender: str, domain: str, now: datetime | None = None) -> EmailMessage:
+def compose(
+    mail: OutgoingMail, sender: str, domain: str, now: datetime | None = None, key: str | None = None
+) -> EmailMessage:
     """``mail`` as a MIME message from ``sender`` (see the module doc for structure, threads and
     addresses). ``now`` is the Date (the clock when not given; SES restamps it anyway).
+
+    The Message-ID is made from ``key`` (the claim the mail is sent under), else from the mail
+    and its date: composing the same mail again gives the same bytes, so a mail sent again after
+    its sender was killed is the very same message (mail clients show one).
 
     A mail over ``MAX_OUTGOING_BYTES`` is cut (``fit``). Raises ValueError for a game id that
     cannot be a game address (see ``valid_game_id``).
     """
     if _estimate(mail) <= MAX_OUTGOING_BYTES / EXPANSION:
-        return _compose(mail, sender, domain, now)
-    message = _compose(mail, sender, domain, now)
+        return _compose(mail, sender, domain, now, key)
+    message = _compose(mail, sender, domain, now, key)
     if len(message.as_bytes()) <= MAX_OUTGOING_BYTES:
         return message
-    return _compose(fit(mail, MAX_OUTGOING_BYTES), sender, domain, now)
+    return _compose(fit(mail, MAX_OUTGOING_BYTES), sender, domain, now, key)
 
 
 def fit(mail: OutgoingMail, limit: int = MAX_OUTGOING_BYTES) -> OutgoingMail:
@@ -174,13 +179,15 @@ def header_text(value: str) -> str:
     return " ".join(shown.split())
 
 
-def _compose(mail: OutgoingMail, sender: str, domain: str, now: datetime | None = None) -> EmailMessage:
+def _compose(
+    mail: OutgoingMail, sender: str, domain: str, now: datetime | None, key: str | None
+) -> EmailMessage:
     message = EmailMessage(policy=MAIL_POLICY)
     _address_headers(message, mail, sender, domain)
     message["Subject"] = _subject(mail)
     at = now or datetime.now(UTC)
     message["Date"] = format_datetime(at)
-    message["Message-ID"] = f"<{mail.kind}.{uuid.uuid4().hex}@{domain}>"
+    message["Message-ID"] = message_id(mail, domain, at, key)
     _thread_headers(message, mail, domain, at)
     message["Auto-Submitted"] = auto_submitted(mail)
     # Exchange and Outlook: no out-of-office or other automatic answers to this mail.
@@ -192,7 +199,35 @@ def _compose(mail: OutgoingMail, sender: str, domain: str, now: datetime | None 
         message[GAME_HEADER] = mail.game_id
     message[KIND_HEADER] = mail.kind
     _body(message, mail)
+    _boundaries(message)
     return message
+
+
+def _boundaries(message: EmailMessage) -> None:
+    """Multipart boundaries made from the Message-ID, not at random: the same mail composed
+    again is the same bytes. A SHA-256 token never occurs in a part's (7-bit encoded) text."""
+    token = hashlib.sha256(str(message["Message-ID"]).encode()).hexdigest()[:24]
+    multiparts = (part for part in message.walk() if part.is_multipart())
+    for number, part in enumerate(multiparts):
+        part.set_boundary(f"=_wm{number}_{token}")
+
+
+def message_id(mail: OutgoingMail, domain: str, at: datetime, key: str | None = None) -> str:
+    """``message_id_for`` ``key``, or for everything the mail says and ``at``."""
+    if key is not None:
+        return message_id_for(mail.kind, key, domain)
+    digest = hashlib.sha256()
+    fields = (mail.to, mail.subject, mail.text, mail.html or "", mail.game_id or "", mail.player_id or "")
+    for value in (*fields, mail.in_reply_to or "", mail.kind, at.isoformat()):
+        digest.update(value.encode() + b"\x00")
+    for attachment in mail.attachments:
+        digest.update(attachment.filename.encode() + b"\x00" + attachment.data)
+    return message_id_for(mail.kind, digest.hexdigest(), domain)
+
+
+def message_id_for(kind: str, key: str, domain: str) -> str:
+    """``<kind.digest@domain>``, the digest made from ``key``: the same key, the same id."""
+    return f"<{kind}.{hashlib.sha256(key.encode()).hexdigest()[:32]}@{domain.lower()}>"
 
 
 def auto_submitted(mail: OutgoingMail) -> str:

@@ -3,9 +3,11 @@
 from functions.store.provision import provision, table_definition
 from functions.store.records import (
     Absence,
+    Claim,
     GameRecord,
     GameSetup,
     KeptResults,
+    MailIdentity,
     MailLogEntry,
     NewSubmission,
     PendingJoin,
@@ -20,11 +22,13 @@ from functions.store.store import INLINE_LIMIT, GameExistsError, GameNotFoundErr
 __all__ = [
     "INLINE_LIMIT",
     "Absence",
+    "Claim",
     "GameExistsError",
     "GameNotFoundError",
     "GameRecord",
     "GameSetup",
     "KeptResults",
+    "MailIdentity",
     "MailLogEntry",
     "NewSubmission",
     "PendingJoin",

@@ -15,6 +15,7 @@ META = "META"
 NO_GAME = "NOGAME"
 SEEN = "SEEN"
 PENDING = "PENDING"
+CLAIM = "CLAIM"
 # The index sort key of a game whose awaited orders are all in: before every real time.
 READY = "0000-00-00T00:00:00+00:00"
 STATE_PREFIX = "states/"
@@ -75,11 +76,20 @@ def log_sk(at: datetime, digest: str) -> str:
     return f"{LOG_SK_PREFIX}{iso(at)}#{digest[:16]}"
 
 
-def seen_pk(message_id: str) -> str:
-    """Message-IDs may be long; past 200 characters their hash stands for them."""
-    if len(message_id) > 200:
-        message_id = "sha256:" + hashlib.sha256(message_id.encode()).hexdigest()
-    return f"MSG#{message_id}"
+def _bounded(value: str) -> str:
+    """Message-IDs and claim keys may be long; past 200 characters their hash stands for them."""
+    if len(value) > 200:
+        return "sha256:" + hashlib.sha256(value.encode()).hexdigest()
+    return value
+
+
+def seen_pk(identity: str) -> str:
+    """The item of a mail identity (a Message-ID, or ``dkim:<domain>:<body hash>``)."""
+    return f"MSG#{_bounded(identity)}"
+
+
+def claim_pk(key: str) -> str:
+    return f"CLAIM#{_bounded(key)}"
 
 
 def results_sk(player_id: str) -> str:

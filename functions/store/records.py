@@ -233,6 +233,8 @@ class PlayerRecord(Record):
     """The scope for which the player asked the game to wait for the deadline (WAIT): no early
     processing of it."""
     absences: tuple[Absence, ...] = ()
+    joined_by: str = ""
+    """The raw mail (its S3 key) whose JOIN made this player: a retried JOIN finds it."""
 
     @field_validator("address")
     @classmethod
@@ -249,6 +251,9 @@ class PendingJoin(Record):
     name: str
     asked_at: UtcDatetime
     expires_at: UtcDatetime
+    confirmed_by: str = ""
+    """The raw mail (its S3 key) whose CONFIRM took it: only that mail may take it again (a
+    retried handling), no other."""
 
     @field_validator("address")
     @classmethod
@@ -272,6 +277,33 @@ class Submission(NewSubmission):
     """A stored submission: ``version`` 1 is the player's first for the scope, each later one + 1."""
 
     version: int
+
+
+class Claim(Record):
+    """A claim on one piece of work done once (``Store.claim``): an inbound mail's handling, one
+    outgoing mail. ``in_progress`` until ``lease_until`` (the claimer's Lambda timeout and a
+    margin): past it the claimer is taken to be dead (killed: timeout, out of memory) and the
+    next attempt takes the claim over. ``at`` is when it was first claimed, kept on take-over:
+    the work is done "at" that time whichever attempt finishes it, so a retry gives the same
+    dates, ids and bytes. ``data`` is what the work must reuse if retried (JOIN's new code, in
+    clear only while its welcome is in flight: ``complete`` removes it)."""
+
+    key: str
+    state: Literal["in_progress", "done"]
+    at: UtcDatetime
+    lease_until: UtcDatetime | None = None
+    attempt: int = 1
+    data: dict[str, str] = {}
+
+
+class MailIdentity(Record):
+    """One identity of an inbound mail (a Message-ID, or the domain and body hash of its DKIM
+    signature), as first registered: by the raw mail at ``owner`` (its S3 key), whose content
+    digest was ``digest``."""
+
+    identity: str
+    owner: str
+    digest: str
 
 
 class KeptResults(Record):

@@ -1,4 +1,4 @@
-"""The store: games, players, submissions, states, mail log and seen messages in one DynamoDB table,
+"""The store: games, players, submissions, states, mail log, claims and mail identities in one DynamoDB table,
 with states too big for an item in the state bucket.
 
 Every write that changes a game is a new version, conditional on the version it was computed from
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterator, Sequence
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from botocore.exceptions import ClientError
@@ -21,8 +21,10 @@ from functions.resources import GSI1, GSI1PK, GSI1SK, GSI2, GSI2PK, GSI2SK, PK, 
 from functions.store import keys
 from functions.store.attributes import Item, from_item, to_item
 from functions.store.records import (
+    Claim,
     GameRecord,
     KeptResults,
+    MailIdentity,
     MailLogEntry,
     NewSubmission,
     PendingJoin,
@@ -33,6 +35,7 @@ from functions.store.records import (
 # A state larger than this (UTF-8 bytes) goes to the state bucket; an item may hold 400 KB in all.
 INLINE_LIMIT = 300_000
 SUBMISSION_ATTEMPTS = 5
+CLAIM_ATTEMPTS = 3
 
 
 class GameExistsError(Exception):
@@ -158,11 +161,17 @@ class Store:
     # --- submissions -------------------------------------------------------------------------------
 
     def add_submission(self, new: NewSubmission) -> Submission:
-        """Store ``new`` as the player's next version for its scope; every version is kept. (A
-        ``Submission`` may be passed: its version is ignored.)"""
+        """Store ``new`` as the player's next version for its scope; every version is kept. A
+        mail's orders are stored once: ``new.message_id`` already stored for the scope and player
+        gives that version back. (A ``Submission`` may be passed: its version is ignored.)"""
         fields = new.model_dump(exclude={"version"})
         for _ in range(SUBMISSION_ATTEMPTS):
-            version = self._latest_submission_version(new.game_id, new.scope, new.player_id) + 1
+            versions = self._submission_versions(new.game_id, new.scope, new.player_id)
+            if new.message_id in versions:
+                # The same mail's orders stored before (its handling retried after a kill): kept
+                # as they were, never a second version (which would also undo a later mail's).
+                return Submission(**fields, version=versions[new.message_id])
+            version = max(versions.values(), default=0) + 1
             submission = Submission(**fields, version=version)
             if self._put_new(self._submission_item(submission)):
                 self._mark_due(self.game(new.game_id))
@@ -294,24 +303,122 @@ class Store:
         items = self._query(**self._in_partition(keys.log_pk(game_id), keys.LOG_SK_PREFIX))
         return [MailLogEntry.model_validate(item) for item in items]
 
-    def first_time(self, message_id: str, ttl_days: int = 30, now: datetime | None = None) -> bool:
-        """True the first time ``message_id`` is seen, False for every later delivery. The record
-        expires ``ttl_days`` after ``now`` (only the expiry reads the clock when ``now`` is not given)."""
-        moment = now if now is not None else datetime.now(UTC)
-        item = {
-            PK: keys.seen_pk(message_id),
-            SK: keys.SEEN,
-            "kind": "seen",
-            "message_id": message_id,
-            TTL_ATTRIBUTE: keys.epoch_seconds(moment + timedelta(days=ttl_days)),
-        }
-        return self._put_new(item)
+    # --- claims: work done once, taken over when its claimer died ------------------------------
 
-    def forget(self, message_id: str) -> None:
-        """Unsee ``message_id``, so that a delivery whose handling failed is handled when retried."""
-        self.dynamodb.delete_item(
-            TableName=self.table, Key=to_item({PK: keys.seen_pk(message_id), SK: keys.SEEN})
+    def claim(
+        self, key: str, now: datetime, lease: timedelta, data: dict[str, str] | None = None
+    ) -> Claim | None:
+        """Claim the work ``key`` until ``now + lease``: the claim when it was free, or in
+        progress with its lease run out (its claimer was killed: it is taken over, keeping its
+        first ``at`` and ``data``, on the condition that the lease is still the one read, so of
+        two takers one wins); None when it is done or held. ``data`` goes with a new claim."""
+        fresh = Claim(key=key, state="in_progress", at=now, lease_until=now + lease, data=data or {})
+        for _ in range(CLAIM_ATTEMPTS):
+            if self._put_new(self._claim_item(fresh)):
+                return fresh
+            held = self.claimed(key)
+            if held is None:
+                continue  # released between the write and the read: claim it again
+            if held.state == "done" or held.lease_until is None or held.lease_until > now:
+                return None
+            taken = held.model_copy(update={"lease_until": now + lease, "attempt": held.attempt + 1})
+            try:
+                self.dynamodb.update_item(
+                    TableName=self.table,
+                    Key=to_item({PK: keys.claim_pk(key), SK: keys.CLAIM}),
+                    UpdateExpression="SET #lease = :new, #attempt = :attempt",
+                    ConditionExpression="#state = :progress AND #lease = :old",
+                    ExpressionAttributeNames={
+                        "#lease": "lease_until",
+                        "#attempt": "attempt",
+                        "#state": "state",
+                    },
+                    ExpressionAttributeValues=to_item(
+                        {
+                            ":new": keys.iso(now + lease),
+                            ":old": keys.iso(held.lease_until),
+                            ":attempt": taken.attempt,
+                            ":progress": "in_progress",
+                        }
+                    ),
+                )
+            except ClientError as error:
+                if _error_code(error) == "ConditionalCheckFailedException":
+                    return None
+                raise
+            return taken
+        return None
+
+    def claimed(self, key: str) -> Claim | None:
+        """The claim on ``key`` as stored, or None."""
+        item = self._get(keys.claim_pk(key), keys.CLAIM)
+        return None if item is None else Claim.model_validate(item)
+
+    def complete(self, key: str) -> None:
+        """The work ``key`` is done: never claimed again (its ``data`` is dropped)."""
+        self.dynamodb.update_item(
+            TableName=self.table,
+            Key=to_item({PK: keys.claim_pk(key), SK: keys.CLAIM}),
+            UpdateExpression="SET #state = :done REMOVE #lease, #data",
+            ExpressionAttributeNames={"#state": "state", "#lease": "lease_until", "#data": "data"},
+            ExpressionAttributeValues=to_item({":done": "done"}),
         )
+
+    def release(self, key: str) -> None:
+        """Give up the claim on ``key`` after a clean failure, so that the next attempt claims it at
+        once (a done claim is never released)."""
+        try:
+            self.dynamodb.delete_item(
+                TableName=self.table,
+                Key=to_item({PK: keys.claim_pk(key), SK: keys.CLAIM}),
+                ConditionExpression="#state = :progress",
+                ExpressionAttributeNames={"#state": "state"},
+                ExpressionAttributeValues=to_item({":progress": "in_progress"}),
+            )
+        except ClientError as error:
+            if _error_code(error) != "ConditionalCheckFailedException":
+                raise
+
+    def done(self, claim_keys: Sequence[str]) -> set[str]:
+        """Which of ``claim_keys`` are done (BatchGetItem, strongly consistent)."""
+        found: set[str] = set()
+        wanted = list(dict.fromkeys(claim_keys))
+        for start in range(0, len(wanted), 100):
+            request = {
+                self.table: {
+                    "Keys": [
+                        to_item({PK: keys.claim_pk(k), SK: keys.CLAIM}) for k in wanted[start : start + 100]
+                    ],
+                    "ConsistentRead": True,
+                }
+            }
+            while request:
+                answer = self.dynamodb.batch_get_item(RequestItems=request)
+                for item in answer["Responses"].get(self.table, []):
+                    claim = Claim.model_validate(from_item(item))
+                    if claim.state == "done":
+                        found.add(claim.key)
+                request = answer.get("UnprocessedKeys") or {}
+        return found
+
+    def identify(self, identities: Sequence[str], owner: str, digest: str) -> MailIdentity | None:
+        """Register the identities of the raw mail at ``owner`` (its S3 key; ``digest``: its
+        content's); the first one an earlier, other raw mail registered, or None. Registering
+        again for the same owner (a retried handling) finds nothing."""
+        earlier: MailIdentity | None = None
+        for identity in dict.fromkeys(identities):
+            mine = MailIdentity(identity=identity, owner=owner, digest=digest)
+            item = {PK: keys.seen_pk(identity), SK: keys.SEEN, "kind": "seen", **mine.model_dump(mode="json")}
+            if self._put_new(item):
+                continue
+            stored = self._get(keys.seen_pk(identity), keys.SEEN) or {}
+            # Records from before identities had owners name none: an earlier mail's.
+            found = MailIdentity(
+                identity=identity, owner=str(stored.get("owner", "")), digest=str(stored.get("digest", ""))
+            )
+            if found.owner != owner and earlier is None:
+                earlier = found
+        return earlier
 
     # --- rate limits and pending joins -------------------------------------------------------------
 
@@ -354,19 +461,34 @@ class Store:
         }
         self.dynamodb.put_item(TableName=self.table, Item=to_item(item))
 
-    def take_pending_join(self, token: str, address: str, now: datetime) -> PendingJoin | None:
-        """The JOIN ``token`` confirms, if ``address`` asked for it and it has not expired:
-        deleted as it is read, so that it is confirmed once only; else None, nothing changed."""
+    def take_pending_join(self, token: str, address: str, now: datetime, by: str) -> PendingJoin | None:
+        """The JOIN ``token`` confirms, if ``address`` asked for it, it has not expired, and no
+        mail but ``by`` (the confirming raw mail's key) took it before: marked taken by ``by``,
+        so that it is confirmed once only, yet found again by a retry of the same mail; else
+        None, nothing changed. The item expires with its TTL."""
         try:
-            found = self.dynamodb.delete_item(
+            found = self.dynamodb.update_item(
                 TableName=self.table,
                 Key=to_item({PK: keys.pending_join_pk(token), SK: keys.PENDING}),
-                ConditionExpression="#address = :address AND #expires > :now",
-                ExpressionAttributeNames={"#address": "address", "#expires": TTL_ATTRIBUTE},
-                ExpressionAttributeValues=to_item(
-                    {":address": address.strip().lower(), ":now": keys.epoch_seconds(now)}
+                UpdateExpression="SET #by = :by",
+                ConditionExpression=(
+                    "#address = :address AND #expires > :now"
+                    " AND (attribute_not_exists(#by) OR #by IN (:nobody, :by))"
                 ),
-                ReturnValues="ALL_OLD",
+                ExpressionAttributeNames={
+                    "#address": "address",
+                    "#expires": TTL_ATTRIBUTE,
+                    "#by": "confirmed_by",
+                },
+                ExpressionAttributeValues=to_item(
+                    {
+                        ":address": address.strip().lower(),
+                        ":now": keys.epoch_seconds(now),
+                        ":by": by,
+                        ":nobody": "",
+                    }
+                ),
+                ReturnValues="ALL_NEW",
             )
         except ClientError as error:
             if _error_code(error) == "ConditionalCheckFailedException":
@@ -375,6 +497,16 @@ class Store:
         return PendingJoin.model_validate(from_item(found["Attributes"]))
 
     # --- items -------------------------------------------------------------------------------------
+
+    def _claim_item(self, claim: Claim) -> Item:
+        # No TTL: a done claim must outlive any game (a results mail or an inbound mail handled
+        # again years later would be sent or read twice); an item is ~200 bytes.
+        return {
+            PK: keys.claim_pk(claim.key),
+            SK: keys.CLAIM,
+            "kind": "claim",
+            **claim.model_dump(mode="json"),
+        }
 
     def _game_item(self, game: GameRecord) -> Item:
         item: Item = {
@@ -531,15 +663,12 @@ class Store:
         )
         return {str(item["player_id"]) for item in items}
 
-    def _latest_submission_version(self, game_id: str, scope: str, player_id: str) -> int:
-        found = self._query_page(
-            **self._in_partition(
-                keys.game_pk(game_id), keys.submission_prefix(scope, player_id), only="version"
-            ),
-            ScanIndexForward=False,
-            Limit=1,
-        )
-        return int(found[0]["version"]) if found else 0
+    def _submission_versions(self, game_id: str, scope: str, player_id: str) -> dict[str, int]:
+        """Message id -> version of a player's submissions for a scope (a handful)."""
+        query = self._in_partition(keys.game_pk(game_id), keys.submission_prefix(scope, player_id))
+        query["ProjectionExpression"] = "#version, #mid"
+        query["ExpressionAttributeNames"] |= {"#version": "version", "#mid": "message_id"}
+        return {str(item["message_id"]): int(item["version"]) for item in self._query(**query)}
 
     # --- DynamoDB ----------------------------------------------------------------------------------
 

@@ -77,7 +77,7 @@ def test_what_the_host_sends_on_its_own_is_auto_generated() -> None:
     game, [red, _] = store.games["g1"].model_copy(update={"missed": {"P1": 3}}), store.players("g1")
     on_its_own: list[OutgoingMail] = [
         reminder_mail(game, red, NOW),
-        alert_mail(game, red, f"gm@{DOMAIN}", "The game waits."),
+        alert_mail(game, red, f"gm@{DOMAIN}", "The game waits.", NOW),
         notice_mail(game, red, "The game is paused", ["The GM paused the game."], from_gm=True),
     ]
     for mail in on_its_own:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import base64
 import email
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from email import policy
 from email.message import EmailMessage, MIMEPart
 
@@ -203,11 +203,21 @@ def test_non_ascii_body_and_filename_round_trip() -> None:
     assert next(message.iter_attachments()).get_filename() == "Zoë.json"
 
 
-def test_message_id_is_in_our_domain_and_new_each_time() -> None:
-    first, second = sent(outgoing()), sent(outgoing())
+def test_message_id_is_in_our_domain_and_the_same_mail_composes_to_the_same_bytes() -> None:
+    first, again, other = sent(outgoing()), sent(outgoing()), sent(outgoing(text="Turn 6\n"))
 
     assert first["Message-ID"].endswith("@warpmail.test>")
-    assert first["Message-ID"] != second["Message-ID"]
+    assert first.as_bytes() == again.as_bytes()
+    assert first["Message-ID"] != other["Message-ID"]
+    later = compose(outgoing(), SENDER, DOMAIN, now=NOW + timedelta(minutes=1))
+    assert later["Message-ID"] != first["Message-ID"]
+
+
+def test_a_claim_key_makes_the_message_id_whatever_the_mail_says() -> None:
+    keyed = [compose(outgoing(text=t), SENDER, DOMAIN, now=NOW, key="k/1") for t in ("a", "b")]
+    other = compose(outgoing(), SENDER, DOMAIN, now=NOW, key="k/2")
+
+    assert keyed[0]["Message-ID"] == keyed[1]["Message-ID"] != other["Message-ID"]
 
 
 def test_date_is_the_time_given() -> None:

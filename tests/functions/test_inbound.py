@@ -4,6 +4,8 @@ who gets an answer and where, what is stored, and that nothing is lost."""
 from __future__ import annotations
 
 import functools
+import hashlib
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
@@ -26,8 +28,10 @@ from functions.mail.codes import hash_code
 from functions.mail.outbox import OutboxMailer
 from functions.resources import Settings
 from functions.store import (
+    Claim,
     GameRecord,
     KeptResults,
+    MailIdentity,
     MailLogEntry,
     NewSubmission,
     PendingJoin,
@@ -65,7 +69,8 @@ class FakeStore:
     all_players: list[PlayerRecord] = field(default_factory=list)
     subs: list[Submission] = field(default_factory=list)
     log: list[MailLogEntry] = field(default_factory=list)
-    seen: set[str] = field(default_factory=set)
+    claims: dict[str, Claim] = field(default_factory=dict)
+    seen: dict[str, MailIdentity] = field(default_factory=dict)
     results: dict[tuple[str, str], tuple[KeptResults, bytes]] = field(default_factory=dict)
     counted: dict[tuple[str, str, int], int] = field(default_factory=dict)
     pending: dict[str, PendingJoin] = field(default_factory=dict)
@@ -80,20 +85,56 @@ class FakeStore:
     def add_pending_join(self, token: str, pending: PendingJoin) -> None:
         self.pending[token.upper()] = pending
 
-    def take_pending_join(self, token: str, address: str, now: datetime) -> PendingJoin | None:
+    def take_pending_join(self, token: str, address: str, now: datetime, by: str) -> PendingJoin | None:
         found = self.pending.get(token.upper())
         if found is None or found.address != address.lower() or found.expires_at <= now:
             return None
-        return self.pending.pop(token.upper())
+        if found.confirmed_by not in ("", by):
+            return None
+        taken = found.model_copy(update={"confirmed_by": by})
+        self.pending[token.upper()] = taken
+        return taken
 
-    def first_time(self, message_id: str, ttl_days: int = 30, now: datetime | None = None) -> bool:
-        if message_id in self.seen:
-            return False
-        self.seen.add(message_id)
-        return True
+    def claim(
+        self, key: str, now: datetime, lease: timedelta, data: dict[str, str] | None = None
+    ) -> Claim | None:
+        held = self.claims.get(key)
+        if held is None:
+            self.claims[key] = Claim(
+                key=key, state="in_progress", at=now, lease_until=now + lease, data=data or {}
+            )
+        elif held.state == "in_progress" and held.lease_until is not None and held.lease_until <= now:
+            self.claims[key] = held.model_copy(
+                update={"lease_until": now + lease, "attempt": held.attempt + 1}
+            )
+        else:
+            return None
+        return self.claims[key]
 
-    def forget(self, message_id: str) -> None:
-        self.seen.discard(message_id)
+    def claimed(self, key: str) -> Claim | None:
+        return self.claims.get(key)
+
+    def complete(self, key: str) -> None:
+        self.claims[key] = self.claims[key].model_copy(
+            update={"state": "done", "lease_until": None, "data": {}}
+        )
+
+    def release(self, key: str) -> None:
+        if key in self.claims and self.claims[key].state == "in_progress":
+            del self.claims[key]
+
+    def identify(self, identities: Sequence[str], owner: str, digest: str) -> MailIdentity | None:
+        earlier = None
+        for identity in identities:
+            found = self.seen.setdefault(
+                identity, MailIdentity(identity=identity, owner=owner, digest=digest)
+            )
+            if found.owner != owner and earlier is None:
+                earlier = found
+        return earlier
+
+    def update_player(self, player: PlayerRecord) -> None:
+        self.all_players = [player if p.player_id == player.player_id else p for p in self.all_players]
 
     def game(self, game_id: str) -> GameRecord | None:
         return self.games.get(game_id)
@@ -114,6 +155,14 @@ class FakeStore:
         return self.games[game_id], self.states[game_id]
 
     def add_submission(self, new: NewSubmission) -> Submission:
+        for stored in self.subs:
+            if (stored.game_id, stored.player_id, stored.scope, stored.message_id) == (
+                new.game_id,
+                new.player_id,
+                new.scope,
+                new.message_id,
+            ):
+                return stored
         version = 1 + sum(
             1
             for s in self.subs
@@ -220,7 +269,9 @@ def raw_mail(
     return bytes(message)
 
 
-def deliver(store: Any, raw: bytes, mailer: Any = None, key: str = "inbound/1") -> InboundOutcome:
+def deliver(store: Any, raw: bytes, mailer: Any = None, key: str | None = None) -> InboundOutcome:
+    """``raw`` handled as SES stores it: under a key of its own (by default, from its bytes)."""
+    key = key or f"inbound/{hashlib.sha256(raw).hexdigest()[:16]}"
     return receive(raw, key, NOW, store, mailer if mailer is not None else ListMailer(), SETTINGS)
 
 
@@ -239,7 +290,7 @@ DMARC_FAIL = "amazonses.com; spf=fail; dkim=none; dmarc=fail header.from=example
 def test_orders_from_the_registered_address_with_the_code_are_stored_and_acknowledged() -> None:
     store, mailer = hosted(), ListMailer()
     raw = raw_mail(orders())
-    outcome = deliver(store, raw, mailer)
+    outcome = deliver(store, raw, mailer, key="inbound/1")
     assert outcome.status == "accepted"
     assert outcome.scopes == ("turn:1",)
     [sub] = store.subs
@@ -411,11 +462,15 @@ def test_a_duplicate_delivery_is_a_no_op() -> None:
     raw = raw_mail(orders())
     deliver(store, raw, mailer, key="inbound/1")
     logged = len(store.log)
+    again = deliver(store, raw, mailer, key="inbound/1")
+    assert (again.status, len(store.log)) == ("duplicate", logged)
     outcome = deliver(store, raw, mailer, key="inbound/2")
     assert outcome.status == "duplicate"
     assert len(store.subs) == 1
     assert len(mailer.sent) == 1
-    assert len(store.log) == logged
+    [entry] = store.log[logged:]
+    assert (entry.direction, entry.key) == ("rejected", "inbound/2"), "the second raw mail logged once"
+    assert entry.reason.startswith("duplicate of the mail <")
 
 
 def test_mail_without_orders_or_game_gets_a_reply_saying_which_game() -> None:
@@ -462,7 +517,7 @@ def test_bad_mail_gets_an_outcome_and_a_log_entry(raw: bytes) -> None:
     assert len([e for e in store.log if e.direction != "out"]) == 1
 
 
-def test_a_failure_midway_unsees_the_mail_so_that_it_can_be_delivered_again() -> None:
+def test_a_failure_midway_releases_the_mail_so_that_it_can_be_delivered_again() -> None:
     store = hosted()
 
     def broken(new: NewSubmission) -> Submission:
@@ -472,7 +527,9 @@ def test_a_failure_midway_unsees_the_mail_so_that_it_can_be_delivered_again() ->
     raw = raw_mail(orders())
     with pytest.raises(RuntimeError):
         deliver(store, raw)
-    assert store.seen == set()
+    assert store.claims == {}
+    del store.add_submission
+    assert deliver(store, raw).status == "accepted"
 
 
 # --- Deadline text ---
@@ -501,7 +558,9 @@ def test_orders_through_the_real_store_and_the_outbox(aws: Aws, tmp_path: Path) 
     assert receive(raw, "inbound/b", NOW, store, outbox, settings).status == "duplicate"
     [sub] = store.submissions("g1", "turn:1", "P1")
     assert sub.version == 1
-    assert sorted(e.direction for e in store.mail_log("g1")) == ["in", "out"]
+    assert sorted(e.direction for e in store.mail_log("g1")) == ["in", "out", "rejected"]
+    [duplicate] = [e for e in store.mail_log("g1") if e.key == "inbound/b"]
+    assert duplicate.direction == "rejected", "the second raw mail's one entry: a duplicate"
     [eml] = tmp_path.glob("*.eml")
     assert RED in eml.name
     assert "The order is understood" in next(tmp_path.glob("*.txt")).read_text()

@@ -94,10 +94,12 @@ def test_a_pending_join_is_kept_by_its_tokens_hash_and_confirmed_once_by_its_add
     store.add_pending_join("K7QM-9XDA", pending)
     table = json.dumps(aws.dynamodb.scan(TableName=store.table)["Items"])
     assert "K7QM-9XDA" not in table
-    assert store.take_pending_join("K7QM-9XDA", "eve@example.org", NOW) is None
-    assert store.take_pending_join("K7QM-9XDA", "ann@example.org", NOW + DAY) is None, "expired"
-    assert store.take_pending_join("k7qm-9xda", "ann@example.org", NOW) == pending
-    assert store.take_pending_join("K7QM-9XDA", "ann@example.org", NOW) is None, "once only"
+    assert store.take_pending_join("K7QM-9XDA", "eve@example.org", NOW, "inbound/1") is None
+    assert store.take_pending_join("K7QM-9XDA", "ann@example.org", NOW + DAY, "inbound/1") is None, "expired"
+    taken = pending.model_copy(update={"confirmed_by": "inbound/1"})
+    assert store.take_pending_join("k7qm-9xda", "ann@example.org", NOW, "inbound/1") == taken
+    assert store.take_pending_join("K7QM-9XDA", "ann@example.org", NOW, "inbound/2") is None, "once only"
+    assert store.take_pending_join("K7QM-9XDA", "ann@example.org", NOW, "inbound/1") == taken, "its retry"
 
 
 # --- Refusals and strangers ---

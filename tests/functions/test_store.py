@@ -196,8 +196,20 @@ def test_a_scope_prefix_selects_that_scope_and_those_under_it_only(store: Store)
 def test_a_submission_passed_with_a_version_gets_the_next_one(store: Store) -> None:
     created(store)
     first = store.add_submission(a_submission("P1"))
-    again = store.add_submission(first.model_copy(update={"version": 99}))
+    again = store.add_submission(
+        first.model_copy(update={"version": 99, "message_id": "<other@example.org>"})
+    )
     assert again.version == 2
+
+
+def test_a_mail_stored_again_gets_its_own_version_back_and_never_undoes_a_later_one(store: Store) -> None:
+    created(store)
+    first = store.add_submission(a_submission("P1", body="MOVE"))
+    later = store.add_submission(a_submission("P1", body="BUILD"))
+    retried = store.add_submission(a_submission("P1", body="MOVE"))
+    assert (first.version, later.version, retried) == (1, 2, first)
+    assert [s.version for s in store.submissions("g1", "turn:1", "P1")] == [1, 2]
+    assert store.latest_submissions("g1")[("P1", "turn:1")].body == "BUILD"
 
 
 # --- States, versions, commits ---
@@ -365,20 +377,66 @@ def test_mail_that_names_no_game_is_logged_apart(store: Store) -> None:
     assert store.mail_log("g1") == []
 
 
-def test_a_message_id_is_new_only_the_first_time(store: Store, aws: Aws) -> None:
-    assert store.first_time("<m1@example.org>", now=NOW)
-    assert not store.first_time("<m1@example.org>", now=NOW)
-    assert store.first_time("<m2@example.org>", now=NOW)
-    item = raw_item(aws, "MSG#<m1@example.org>", "SEEN")
-    assert int(item["expires"]["N"]) == int((NOW + timedelta(days=30)).timestamp())
+LEASE = timedelta(seconds=45)
 
 
-def test_a_forgotten_message_is_new_again_and_long_ids_work(store: Store) -> None:
-    long_id = "<" + "x" * 900 + "@example.org>"
-    assert store.first_time(long_id, now=NOW)
-    assert not store.first_time(long_id, now=NOW)
-    store.forget(long_id)
-    assert store.first_time(long_id, now=NOW)
+def test_a_claim_is_won_once_and_completed_for_good(store: Store, aws: Aws) -> None:
+    claim = store.claim("out/1", NOW, LEASE, {"code": "C"})
+    assert claim is not None
+    assert (claim.state, claim.at, claim.lease_until, claim.data) == (
+        "in_progress",
+        NOW,
+        NOW + LEASE,
+        {"code": "C"},
+    )
+    assert store.claim("out/1", NOW + timedelta(seconds=10), LEASE) is None, "held: its lease runs"
+    store.complete("out/1")
+    assert store.claim("out/1", NOW + timedelta(days=3650), LEASE) is None, "done: never again"
+    done = store.claimed("out/1")
+    assert done is not None and (done.state, done.lease_until, done.data) == ("done", None, {})
+    assert "expires" not in raw_item(aws, "CLAIM#out/1", "CLAIM"), "no TTL: a done claim outlives any game"
+    assert store.done(["out/1", "out/2"]) == {"out/1"}
+
+
+def test_a_claim_past_its_lease_is_taken_over_once_keeping_its_first_time_and_data(store: Store) -> None:
+    assert store.claim("out/1", NOW, LEASE, {"code": "C"}) is not None
+    later = NOW + LEASE + timedelta(seconds=1)
+    taken = store.claim("out/1", later, LEASE, {"code": "other"})
+    assert taken is not None
+    assert (taken.at, taken.lease_until, taken.attempt, taken.data) == (NOW, later + LEASE, 2, {"code": "C"})
+    assert store.claim("out/1", later, LEASE) is None, "the second taker loses"
+
+
+def test_two_takers_of_an_expired_claim_never_both_win(store: Store) -> None:
+    assert store.claim("out/1", NOW, LEASE) is not None
+    stale = store.claimed("out/1")
+    later = NOW + LEASE * 2
+    assert store.claim("out/1", later, LEASE) is not None
+    # The second taker read the claim before the first took it: its conditional write fails.
+    original = store.claimed
+    store.claimed = lambda key: stale  # type: ignore[method-assign]
+    try:
+        assert store.claim("out/1", later, LEASE) is None
+    finally:
+        store.claimed = original  # type: ignore[method-assign]
+
+
+def test_a_released_claim_is_free_at_once_and_a_done_one_is_never_released(store: Store) -> None:
+    long_key = "in/" + "x" * 900
+    assert store.claim(long_key, NOW, LEASE) is not None
+    store.release(long_key)
+    assert store.claim(long_key, NOW, LEASE) is not None
+    store.complete(long_key)
+    store.release(long_key)
+    assert store.done([long_key]) == {long_key}
+
+
+def test_mail_identities_find_another_raw_mail_but_not_the_same_one(store: Store) -> None:
+    assert store.identify(["<a@x>", "dkim:x.org:bh1"], "inbound/1", "dkim:x.org:bh1") is None
+    assert store.identify(["<a@x>", "dkim:x.org:bh1"], "inbound/1", "dkim:x.org:bh1") is None, "a retry"
+    earlier = store.identify(["<new@x>", "dkim:x.org:bh1"], "inbound/2", "dkim:x.org:bh1")
+    assert earlier is not None and (earlier.identity, earlier.owner) == ("dkim:x.org:bh1", "inbound/1")
+    assert store.identify(["<new@x>"], "inbound/3", "sha256:z") is not None, "registered by the duplicate"
 
 
 # --- The table ---

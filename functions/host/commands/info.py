@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import email
-import uuid
 from collections.abc import Sequence
-from datetime import timedelta
+from datetime import datetime, timedelta
 from email.message import EmailMessage
 from email.utils import format_datetime
 
@@ -15,7 +14,7 @@ from functions.host.commands.join import JOINS
 from functions.host.commands.message import MESSAGES, RELAYS_RECEIVED
 from functions.host.deadlines import deadline_text, fighting
 from functions.host.received import DAY, LOOP, REFUSALS, Inbound, InboundOutcome, Limit
-from functions.mail.compose import MAIL_POLICY, game_address
+from functions.mail.compose import MAIL_POLICY, game_address, message_id_for
 from functions.render.notice import render_host
 from functions.store import GameRecord, KeptResults, PlayerRecord, Submission
 
@@ -151,25 +150,28 @@ def send_report(mail: Inbound, game: GameRecord, player: PlayerRecord) -> Inboun
 def _resend(
     mail: Inbound, game: GameRecord, player: PlayerRecord, kept: KeptResults, raw: bytes
 ) -> InboundOutcome:
-    """The kept mail with a new Message-ID and Date, to the player's registered address (which
-    may have changed since); its thread headers keep it in the game's thread. It now answers
-    the REPORT mail, so it is "auto-replied" to it (RFC 3834), no longer "auto-generated"."""
+    """The kept mail with a new Message-ID and Date (this answer's: sent once, whichever attempt
+    sends it), to the player's registered address (which may have changed since); its thread
+    headers keep it in the game's thread. It now answers the REPORT mail, so it is
+    "auto-replied" to it (RFC 3834), no longer "auto-generated"."""
     if not mail.allowed(LOOP, player.address, player.address, game.game_id):
         return mail.outcome("ignored", LIMITED.format(word="REPORT"), game, player, command="REPORT")
-    message = email.message_from_bytes(raw, policy=MAIL_POLICY)
-    assert isinstance(message, EmailMessage)  # the policy's message factory
-    for name, value in (
-        ("To", player.address),
-        ("Date", format_datetime(mail.now)),
-        ("Message-ID", f"<report.{uuid.uuid4().hex}@{mail.settings.mail_domain}>"),
-        ("In-Reply-To", mail.message_id),
-        ("Auto-Submitted", "auto-replied"),
-    ):
-        del message[name]
-        message[name] = value
-    sent_id = mail.mailer.send(message)
-    mail.sent += (sent_id,)
-    mail.log("out", player.address, game.game_id, "results", subject=kept.subject, key=sent_id)
+
+    def again(at: datetime, key: str) -> EmailMessage:
+        message = email.message_from_bytes(raw, policy=MAIL_POLICY)
+        assert isinstance(message, EmailMessage)  # the policy's message factory
+        for name, value in (
+            ("To", player.address),
+            ("Date", format_datetime(at)),
+            ("Message-ID", message_id_for("report", key, mail.settings.mail_domain)),
+            ("In-Reply-To", mail.message_id),
+            ("Auto-Submitted", "auto-replied"),
+        ):
+            del message[name]
+            message[name] = value
+        return message
+
+    mail.send_message(player.address, "results", game.game_id, kept.subject, again)
     mail.log("in", mail.address, game.game_id, REPORT_SENT.format(version=kept.version))
     return mail.outcome("command", REPORT_SENT.format(version=kept.version), game, player, command="REPORT")
 

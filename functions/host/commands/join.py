@@ -8,6 +8,12 @@ reads ``Re: [WarpWar g1] CONFIRM <token> ...``). Only a plain address outside ou
 a robot's may join; an address holds at most ``MAX_GAMES`` places in games not over, and a game
 takes at most ``MAX_STANDBYS`` standbys. JOIN answers (confirmations and refusals) are at most
 ``JOINS.most`` a day per address.
+
+Both are done once even when their handling is killed and taken over (functions/host/claimed.py):
+the token and the secret code are made once and kept, in clear, in a claim's data while their
+mail is in flight (completing the claim drops them); a CONFIRM marks the pending JOIN with the
+mail's key rather than deleting it, so its retry finds it, and finds the player it made
+(``joined_by``), and sends the same welcome with the same code.
 """
 
 from __future__ import annotations
@@ -16,10 +22,11 @@ import re
 import secrets
 from datetime import timedelta
 
+from functions.host.claimed import INBOUND_LEASE
 from functions.host.commands.reading import Command
 from functions.host.names import name_problem
 from functions.host.received import DAY, PLAYING, REFUSALS, Inbound, InboundOutcome, Limit
-from functions.mail.codes import ALPHABET, hash_code, new_code
+from functions.mail.codes import ALPHABET, code_matches, hash_code, new_code
 from functions.mail.compose import valid_game_id
 from functions.render.notice import render_notice
 from functions.store import GameRecord, PendingJoin, PlayerRecord
@@ -72,18 +79,33 @@ def join(mail: Inbound, command: Command) -> InboundOutcome:
     assert game is not None
     if not mail.allowed(JOINS, address, address, game.game_id):
         return mail.outcome("ignored", JOIN_LIMITED, game, command="JOIN")
-    token = _token()
+    token_key = f"{mail.claim}/token"
+    held = mail.store.claim(token_key, mail.clock or mail.now, INBOUND_LEASE, {"token": _token()})
+    if held is None:
+        # An earlier attempt mailed the confirmation: the claim is done.
+        mail.log("in", address, game.game_id, JOIN_ASKED.format(name=name))
+        return mail.outcome("command", "JOIN", game, command="JOIN")
+    token = held.data["token"]
     expires = mail.now + timedelta(days=PENDING_DAYS)
     pending = PendingJoin(
         game_id=game.game_id, address=address, name=name, asked_at=mail.now, expires_at=expires
     )
-    mail.store.add_pending_join(token, pending)
+    try:
+        mail.store.add_pending_join(token, pending)
+        _ask(mail, game, token)
+    except Exception:
+        mail.store.release(token_key)
+        raise
+    mail.store.complete(token_key)
+    mail.log("in", address, game.game_id, JOIN_ASKED.format(name=name))
+    return mail.outcome("command", "JOIN", game, command="JOIN")
+
+
+def _ask(mail: Inbound, game: GameRecord, token: str) -> None:
     title = f"CONFIRM {token} to join game {game.game_id}"
     paragraphs = [CONFIRM_ASK.format(game_id=game.game_id, title=game.title, days=PENDING_DAYS)]
     text, html = render_notice(title, paragraphs, f"CONFIRM {token}")
-    mail.reply(address, title, text, html, game)
-    mail.log("in", address, game.game_id, JOIN_ASKED.format(name=name))
-    return mail.outcome("command", "JOIN", game, command="JOIN")
+    mail.reply(mail.address or "", title, text, html, game)
 
 
 def confirm(mail: Inbound, command: Command) -> InboundOutcome:
@@ -91,16 +113,18 @@ def confirm(mail: Inbound, command: Command) -> InboundOutcome:
     takes its seat (or standby place) if it still may."""
     address = mail.address or ""
     token = command.args[0] if command.args else ""
-    pending = mail.store.take_pending_join(token, address, mail.now) if token else None
+    pending = mail.store.take_pending_join(token, address, mail.now, mail.key) if token else None
     if pending is None:
         mail.notice(address, "Nothing to confirm", [CONFIRM_NONE.format(days=PENDING_DAYS)], limit=REFUSALS)
         return mail.rejected(CONFIRM_UNKNOWN, command="CONFIRM")
     game = mail.store.game(pending.game_id)
-    why = _join_refusal(mail, game, pending.game_id, pending.name)
+    players = mail.store.players(pending.game_id) if game is not None else []
+    made = next((p for p in players if p.joined_by == mail.key), None)
+    why = None if made is not None else _join_refusal(mail, game, pending.game_id, pending.name)
     if why is not None:
         return _refused(mail, why, game, "CONFIRM")
     assert game is not None
-    return _seat(mail, game, pending.name)
+    return _seat(mail, game, players, made, pending.name)
 
 
 def _refused(mail: Inbound, why: str, game: GameRecord | None, word: str) -> InboundOutcome:
@@ -114,14 +138,48 @@ def _token() -> str:
     return f"{token[:4]}-{token[4:]}"
 
 
-def _seat(mail: Inbound, game: GameRecord, name: str) -> InboundOutcome:
+def _seat(
+    mail: Inbound, game: GameRecord, players: list[PlayerRecord], made: PlayerRecord | None, name: str
+) -> InboundOutcome:
     """The confirmed newcomer takes a seat, or a standby place when the game has started or
-    every seat is taken, and is mailed the welcome with the secret code."""
-    address = mail.address or ""
-    players = mail.store.players(game.game_id)
+    every seat is taken, and is mailed the welcome with the secret code; once (module doc)."""
+    code_key = f"{mail.claim}/code"
+    held = mail.store.claim(code_key, mail.clock or mail.now, INBOUND_LEASE, {"code": new_code()})
+    player = made
+    if held is not None:
+        try:
+            player = _seated(mail, game, players, made, name, held.data["code"])
+            _welcome(mail, game, player, held.data["code"])
+        except Exception:
+            mail.store.release(code_key)
+            raise
+        mail.store.complete(code_key)
+    if player is None:
+        # The code claim is done (the welcome went) yet its player is gone: removed since.
+        return mail.rejected(JOIN_REFUSED.format(why="the player it made is gone"), game, command="CONFIRM")
+    joined = JOINED_STANDBY if player.role == "standby" else JOINED
+    mail.log("in", mail.address, game.game_id, joined.format(name=player.name, player_id=player.player_id))
+    return mail.outcome("command", "CONFIRM", game, player, command="CONFIRM")
+
+
+def _seated(
+    mail: Inbound,
+    game: GameRecord,
+    players: list[PlayerRecord],
+    made: PlayerRecord | None,
+    name: str,
+    code: str,
+) -> PlayerRecord:
+    """The player this CONFIRM makes (or made, on a retry: then holding ``code``'s hash)."""
+    if made is not None:
+        if not code_matches(code, made.code_hash):
+            # The code claim was released after a failure and made again: the old code was
+            # never sent (its welcome is completed only with the claim).
+            made = made.model_copy(update={"code_hash": hash_code(code)})
+            mail.store.update_player(made)
+        return made
     standby = game.status != "open" or sum(p.role == "player" for p in players) >= game.setup.seats
     prefix = STANDBY_PREFIX if standby else "P"
-    code = new_code()
     for _ in range(SEAT_ATTEMPTS):
         taken = {p.player_id for p in players}
         player_id = next(f"{prefix}{n}" for n in range(1, len(taken) + 2) if f"{prefix}{n}" not in taken)
@@ -129,31 +187,33 @@ def _seat(mail: Inbound, game: GameRecord, name: str) -> InboundOutcome:
             game_id=game.game_id,
             player_id=player_id,
             name=name,
-            address=address,
+            address=mail.address or "",
             code_hash=hash_code(code),
             timezone=game.schedule.timezone,
             role="standby" if standby else "player",
+            joined_by=mail.key,
         )
         if mail.store.add_player(player):
-            break
+            return player
         # Another CONFIRM took the id between reading the players and writing: the next one.
         players = mail.store.players(game.game_id)
-    else:
-        raise RuntimeError(f"no free player id in game {game.game_id} after {SEAT_ATTEMPTS} tries")
-    if standby:
-        why = "has every seat taken" if game.status == "open" else "has started"
-        paragraphs = [JOIN_STANDBY.format(name=name, game_id=game.game_id, player_id=player_id, why=why)]
-        title = f"You are a standby player of game {game.game_id}"
-        mail.notice(address, title, paragraphs, f"CODE {code}", game, player)
-        mail.log("in", address, game.game_id, JOINED_STANDBY.format(name=name, player_id=player_id))
-    else:
-        # The welcome names the game's rules: loaded only now, as the game is (engine/games.py).
-        from functions.host.seats import welcome_mail
+    raise RuntimeError(f"no free player id in game {game.game_id} after {SEAT_ATTEMPTS} tries")
 
-        welcome = welcome_mail(game, player, code, None, mail.now)
-        mail.send(welcome.model_copy(update={"in_reply_to": mail.message_id}))
-        mail.log("in", address, game.game_id, JOINED.format(name=name, player_id=player_id))
-    return mail.outcome("command", "CONFIRM", game, player, command="CONFIRM")
+
+def _welcome(mail: Inbound, game: GameRecord, player: PlayerRecord, code: str) -> None:
+    if player.role == "standby":
+        why = "has every seat taken" if game.status == "open" else "has started"
+        paragraphs = [
+            JOIN_STANDBY.format(name=player.name, game_id=game.game_id, player_id=player.player_id, why=why)
+        ]
+        title = f"You are a standby player of game {game.game_id}"
+        mail.notice(player.address, title, paragraphs, f"CODE {code}", game, player)
+        return
+    # The welcome names the game's rules: loaded only now, as the game is (engine/games.py).
+    from functions.host.seats import welcome_mail
+
+    welcome = welcome_mail(game, player, code, None, mail.now)
+    mail.send(welcome.model_copy(update={"in_reply_to": mail.message_id}))
 
 
 def _names_game(mail: Inbound, word: str) -> bool:
