@@ -44,27 +44,37 @@ GLACIER_IR_MINIMUM = 128 * 1024
 transitions no object under 128 KB unless a rule's size filter asks it to."""
 
 
-def _archive(prefix: str | None, days: int) -> s3.LifecycleRule:
+def _archive(prefix: str | None, days: int) -> tuple[s3.LifecycleRule, s3.LifecycleRule]:
     """Objects of 128 KB and more move to Glacier Instant Retrieval after ``days``. Smaller ones
     stay in Standard: S3 would not move them anyway (the 2024 default, written out here so the
     template says what the rule does), and moving them would cost more than it saves (each is
     billed as 128 KB there, plus the transition request). Most raw mail (order mails of a few
-    KB) therefore stays in Standard, which for such sizes is the cheaper class."""
-    return s3.LifecycleRule(
-        id=f"archive-{(prefix or 'all').strip('/')}",
-        prefix=prefix,
-        object_size_greater_than=GLACIER_IR_MINIMUM - 1,
-        transitions=[
-            s3.Transition(
-                storage_class=s3.StorageClass.GLACIER_INSTANT_RETRIEVAL, transition_after=Duration.days(days)
-            )
-        ],
-        noncurrent_version_transitions=[
-            s3.NoncurrentVersionTransition(
-                storage_class=s3.StorageClass.GLACIER_INSTANT_RETRIEVAL, transition_after=Duration.days(days)
-            )
-        ],
-        abort_incomplete_multipart_upload_after=Duration.days(INCOMPLETE_UPLOAD_DAYS),
+    KB) therefore stays in Standard, which for such sizes is the cheaper class. Incomplete
+    uploads are cleaned up by a rule of their own: S3 takes no size filter on that action."""
+    name = (prefix or "all").strip("/")
+    return (
+        s3.LifecycleRule(
+            id=f"archive-{name}",
+            prefix=prefix,
+            object_size_greater_than=GLACIER_IR_MINIMUM - 1,
+            transitions=[
+                s3.Transition(
+                    storage_class=s3.StorageClass.GLACIER_INSTANT_RETRIEVAL,
+                    transition_after=Duration.days(days),
+                )
+            ],
+            noncurrent_version_transitions=[
+                s3.NoncurrentVersionTransition(
+                    storage_class=s3.StorageClass.GLACIER_INSTANT_RETRIEVAL,
+                    transition_after=Duration.days(days),
+                )
+            ],
+        ),
+        s3.LifecycleRule(
+            id=f"abort-uploads-{name}",
+            prefix=prefix,
+            abort_incomplete_multipart_upload_after=Duration.days(INCOMPLETE_UPLOAD_DAYS),
+        ),
     )
 
 
@@ -98,7 +108,7 @@ class Storage(Construct):
             bucket_name=resources.mail_bucket,
             server_access_logs_bucket=self.access_logs,
             server_access_logs_prefix=f"{resources.mail_bucket}/",
-            lifecycle_rules=[_archive(None, config.archive_days)],
+            lifecycle_rules=[*_archive(None, config.archive_days)],
         )
         self.state_bucket = _bucket(
             self,
@@ -107,7 +117,7 @@ class Storage(Construct):
             server_access_logs_bucket=self.access_logs,
             server_access_logs_prefix=f"{resources.state_bucket}/",
             lifecycle_rules=[
-                _archive(STATE_PREFIX, config.archive_days),
+                *_archive(STATE_PREFIX, config.archive_days),
                 s3.LifecycleRule(
                     id="expire-results",
                     prefix=RESULTS_PREFIX,

@@ -12,7 +12,7 @@ from typing import Any
 import boto3
 import pytest
 from moto import mock_aws
-from moto.core import DEFAULT_ACCOUNT_ID
+from moto.core.models import DEFAULT_ACCOUNT_ID
 from moto.ses.models import ses_backends
 
 from functions.handlers import canary
@@ -58,7 +58,9 @@ def verified(aws: None) -> None:
 
 
 def run(at: datetime) -> dict[str, Any]:
-    return canary.handler({"time": at.isoformat().replace("+00:00", "Z"), "detail": {}}, None)
+    event = {"time": at.isoformat().replace("+00:00", "Z"), "detail": {}}  # EventBridge's scheduled event
+    outcome: dict[str, Any] = canary.handler(event, None)
+    return outcome
 
 
 def ack_missing(output: str) -> float:

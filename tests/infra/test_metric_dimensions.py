@@ -8,9 +8,8 @@ from __future__ import annotations
 import importlib
 import json
 from collections.abc import Iterator
-from typing import Any
-
 from datetime import timedelta
+from typing import Any
 
 import boto3
 import pytest
@@ -117,7 +116,9 @@ def test_find_due_publishes_the_backlog_and_the_sending_quota_where_their_alarms
     # Given a game due 45 minutes ago, and SES saying 41,000 of the day's 50,000 mails are sent
     new_game(workflow.store())
     game = workflow.store().game(GAME)
-    assert game is not None and (due := due_at(game)) is not None
+    assert game is not None
+    due = due_at(game)
+    assert due is not None
     quota = {"SendQuota": {"Max24HourSend": 50_000.0, "SentLast24Hours": 41_000.0, "MaxSendRate": 14.0}}
     with Stubber(workflow.mailer().client) as ses:
         ses.add_response("get_account", quota)
