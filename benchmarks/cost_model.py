@@ -3,6 +3,9 @@ in the local pipeline (functions/local: the same handlers and state machine, on 
 
     python -m benchmarks.cost_model [--players 2,8] [--turns N] [--quick]
 
+Then, from those measurements: the cost per player-turn, the idle month, the canary's month, and
+a month at 100, 1,000 and 10,000 active games of 2 and of 8 players.
+
 Each game is played by mail: every player is a person whose orders (written by the cadet robot
 from that player's own view, with the player's secret code) arrive as mail; the schedule's
 workflow runs whenever something is due (every order is in: early processing). Counted from the
@@ -11,24 +14,32 @@ first player-turn of turn 1 until turn ``1 + N`` begins, then divided by ``N``:
 - Lambda invocations per function, and their durations: measured in this process (moto emulates
   each AWS call in a few milliseconds, about a real call's latency), scaled by the CPU share of
   the function's memory (Lambda gives one vCPU at 1,769 MB, proportionally less below);
-- Step Functions state transitions: the ``...StateEntered`` events of each execution's history;
+- Step Functions state transitions: the ``...StateEntered`` events of each execution's history
+  for the top-level states, plus, for each game the Distributed Map processes, its child
+  execution: one transition to start it (AWS bills one per child workflow execution started)
+  and its own ``ProcessGame`` state (moto's histories do not show child executions);
 - DynamoDB request units, from every call's items (botocore event hooks on the clients): a write
   unit per KB written (twice in a transaction), once more per index the item is in; a read unit
   per 4 KB read (half when eventually consistent). Reads of projected queries are counted at the
   projected size, so slightly low; an ``UpdateItem`` counts 1 unit per table and index it touches
   (it only ever updates a game's meta item, under 1 KB);
-- S3 requests and bytes; SES mails sent and their raw size, and mails received.
+- S3 requests and bytes (the results mails kept for REPORT apart: they are stored 365 days, and
+  their whole storage is charged to the turn that wrote them); SES mails sent and their raw size,
+  and mails received.
 
 Prices are the public on-demand prices for eu-west-1 as assumed on ``PRICES_AS_OF`` (named
-constants below), without the free tiers. The idle cost per month is what the deployment costs
-with no game due: the schedule's 8,640 workflow runs (every 5 minutes), each running FindDue
-only, measured the same way, plus the stack's fixed resources (alarms, dashboard: counts checked
-against the synthesized stack by tests/infra) and logs; priced without, then with, AWS's
-always-free tier (which is the account's: other stacks and environments share it).
+constants below), without the free tiers. SES is priced "a la carte" (the pricing of accounts that
+sent mail before July 2026; docs/performance.md cites the sources and the newer plans' prices).
+The idle cost per month is what the deployment costs with no game due: the schedule's 8,640
+workflow runs (every 5 minutes), each running FindDue only, measured the same way, plus the
+stack's fixed resources (alarms, dashboard: counts checked against the synthesized stack by
+tests/infra) and logs; priced without, then with, AWS's always-free tier (which is the account's:
+other stacks and environments share it).
 """
 
 from __future__ import annotations
 
+import json
 import math
 import os
 import statistics
@@ -60,6 +71,7 @@ from functions.mail.codes import hash_code
 from functions.mail.compose import game_address
 from functions.resources import GSI1PK, GSI2PK, Resources, resources
 from functions.store import GameRecord, PlayerRecord, Store, split_awaited
+from functions.store.keys import RESULTS_PREFIX
 
 # --- Prices: eu-west-1 (Ireland), on demand, as assumed on PRICES_AS_OF; no free tier -------------
 PRICES_AS_OF = "2026-11-22"
@@ -72,17 +84,29 @@ DYNAMODB_GB_MONTH = 0.283
 S3_WRITE_REQUEST = 0.005 / 1000  # PUT, COPY, POST, LIST
 S3_READ_REQUEST = 0.0004 / 1000  # GET and the rest
 S3_GB_MONTH = 0.023
-SES_MAIL_SENT = 0.10 / 1000
+SES_MAIL_SENT = 0.10 / 1000  # a la carte: per recipient; every WarpMail mail has one
 SES_ATTACHMENT_GB = 0.12  # SES bills the size of the mail sent as "attachment data"
 SES_MAIL_RECEIVED = 0.10 / 1000
 SES_RECEIVED_CHUNK = 0.09 / 1000  # per 256 KB of each mail received
 CLOUDWATCH_ALARM_METRIC_MONTH = 0.10  # standard resolution, per metric an alarm reads
 CLOUDWATCH_DASHBOARD_MONTH = 3.00
-CLOUDWATCH_METRIC_MONTH = 0.30  # a custom metric published all month (billed by the hour)
+CLOUDWATCH_METRIC_MONTH = 0.30  # a custom metric published all month (billed by the hour), first 10,000
 CLOUDWATCH_LOG_INGEST_GB = 0.57
 CLOUDWATCH_LOG_STORE_GB_MONTH = 0.03
 
 # --- Assumptions ------------------------------------------------------------------------------------
+RESULTS_KEPT_MONTHS = 12
+"""The results mails kept for REPORT expire after 365 days (``warpmail:resultsRetentionDays``)."""
+CHILD_TRANSITIONS = 2
+"""Per game the Distributed Map processes: starting its child execution, and its ProcessGame state."""
+PLAYER_TURNS_PER_GAME_DAY = 1
+"""An active game plays one player-turn a day (a 24-hour deadline, orders often in early)."""
+DAYS_PER_MONTH = 30
+ACTIVE_GAMES = (100, 1_000, 10_000)
+ACTIVE_METRICS = 14
+"""Custom metrics a deployment with games always due keeps alive all month: find_due's DueGames,
+OldestDueMinutes and SesQuotaUsedPercent, process_game's StepsPlayed, ResultsMailsSent,
+RemindersSent and MissedTurnAlerts, and the inbound function's Inbound<outcome> (7 outcomes)."""
 FULL_CPU_MB = 1769
 """Lambda memory at which a function gets one full vCPU; below it, CPU time stretches."""
 LOG_BYTES_PER_INVOCATION = 1500
@@ -97,16 +121,26 @@ FREE_TIER_SERVICES = ("Lambda", "CloudWatch Logs")
 GB-s, 5 GB of logs ingested and stored, against some 9,000 requests, 200 GB-s and 13 MB."""
 
 # --- The stack's fixed resources (infra/monitoring.py) ------------------------------------------
-ALARMS = 8
-ALARM_METRICS = 16
+ALARMS = 13
+ALARM_METRICS = 22
 """The metrics the alarms read: AWS bills an alarm per metric it reads ("per alarm metric"), so a
 metric-math alarm over the four functions' errors counts four."""
 DASHBOARDS = 1
-DASHBOARD_METRICS = 20
+DASHBOARD_METRICS = 34
 IDLE_METRICS = 0
-"""Custom metrics published by idle runs: none (find_due publishes GamesDue only when some game
-is due; published every 5 minutes it would be billed all month, $0.30)."""
-RUNS_PER_MONTH = 30 * 24 * 60 // 5
+"""Custom metrics published by idle runs: none (find_due publishes DueGames, OldestDueMinutes and
+SesQuotaUsedPercent only when some game is due; published every 5 minutes each would be billed all
+month, $0.30)."""
+RUNS_PER_MONTH = DAYS_PER_MONTH * 24 * 60 // 5
+# --- The canary (infra/canary.py; only with warpmail:canaryGame) ----------------------------------
+CANARY_RUNS_PER_MONTH = DAYS_PER_MONTH * 24 * 60 // 15
+CANARY_PROBE_BYTES = 2048
+"""A probe's raw size as SES stores it (headers, DKIM signature, a STATUS line)."""
+CANARY_SECONDS = 0.3
+"""Each run: one Query and one SES send (the canary), one S3 GET, two PutItems (the inbound
+function logging the probe), about 0.3 s of Lambda time each at 256 and 512 MB."""
+CANARY_WRITE_UNITS = 3
+CANARY_READ_UNITS = 1
 ITEM_OVERHEAD = 100
 """DynamoDB's storage overhead per item, in bytes."""
 WRITES = frozenset({"PutObject", "CopyObject", "ListObjects", "ListObjectsV2", "CreateMultipartUpload"})
@@ -135,6 +169,8 @@ class Counts:
     s3_writes: int = 0
     s3_reads: int = 0
     s3_bytes_put: int = 0
+    results_bytes: int = 0
+    """Of ``s3_bytes_put``, the results mails kept for REPORT."""
     mails_sent: int = 0
     mail_bytes_sent: int = 0
     received_sizes: list[int] = field(default_factory=list)
@@ -207,8 +243,11 @@ class Meter:
 
     def _s3(self, operation: str, params: dict[str, Any]) -> None:
         if operation in WRITES:
+            size = _body_size(params.get("Body", b""))
             self.counts.s3_writes += 1
-            self.counts.s3_bytes_put += _body_size(params.get("Body", b""))
+            self.counts.s3_bytes_put += size
+            if str(params.get("Key", "")).startswith(RESULTS_PREFIX):
+                self.counts.results_bytes += size
         else:
             self.counts.s3_reads += 1
 
@@ -393,14 +432,19 @@ def idle_run(host: LocalHost, meter: Meter) -> Counts:
 
 
 def _transitions(host: LocalHost, last: int) -> int:
-    """State transitions of the state machine's ``last`` executions."""
+    """State transitions of the top-level states of the state machine's ``last`` executions (the
+    child executions' are counted apart: ``CHILD_TRANSITIONS``)."""
+    top_level = set(json.loads(host.resources.state_machine_file.read_text(encoding="utf-8"))["States"])
     stepfunctions = host.client("stepfunctions")
     executions = stepfunctions.list_executions(stateMachineArn=host.aws.state_machine_arn)["executions"]
     executions.sort(key=lambda e: e["startDate"])
     total = 0
     for execution in executions[-last:]:
         history = stepfunctions.get_execution_history(executionArn=execution["executionArn"], maxResults=1000)
-        total += sum(event["type"].endswith("StateEntered") for event in history["events"])
+        total += sum(
+            event["type"].endswith("StateEntered") and event["stateEnteredEventDetails"]["name"] in top_level
+            for event in history["events"]
+        )
     return total
 
 
@@ -426,8 +470,12 @@ def cost_lines(counts: Counts, per: float = 1.0) -> list[tuple[str, str, float]]
         dollars = gb_seconds * LAMBDA_ARM_GB_SECOND + len(invoked) / per * LAMBDA_REQUEST
         what = f"{len(invoked) / per:.1f} invocations, median {median * 1000:.0f} ms, {gb_seconds:.2f} GB-s"
         lines.append((f"Lambda {function}", what, dollars))
-    transitions = counts.transitions / per
-    executions = f"{counts.executions / per:.1f} executions, {transitions:.1f} transitions"
+    children = sum(invocation.function == "process_game" for invocation in counts.invocations) / per
+    transitions = counts.transitions / per + children * CHILD_TRANSITIONS
+    executions = (
+        f"{counts.executions / per:.1f} executions, {children:.1f} child executions, "
+        f"{transitions:.1f} transitions"
+    )
     lines.append(("Step Functions", executions, transitions * STEP_FUNCTIONS_TRANSITION))
     wru, rru = counts.write_units / per, counts.read_units / per
     calls = ", ".join(f"{op} {n / per:.1f}" for op, n in counts.dynamodb_calls.most_common())
@@ -453,12 +501,57 @@ def cost_lines(counts: Counts, per: float = 1.0) -> list[tuple[str, str, float]]
     return lines
 
 
-def storage_line(counts: Counts, per: float = 1.0) -> tuple[str, str, float]:
-    """What the game-turn adds to storage, priced for one month kept."""
+def storage_lines(counts: Counts, per: float = 1.0) -> list[tuple[str, str, float]]:
+    """What the game-turn adds to storage: the results mails for the 365 days they are kept, the
+    rest (table items, raw mail, states: kept) for one month."""
+    results_gb = counts.results_bytes / per / GB
     dynamodb_gb = counts.stored_bytes / per / GB
-    s3_gb = (counts.s3_bytes_put + sum(counts.received_sizes)) / per / GB
+    s3_gb = (counts.s3_bytes_put - counts.results_bytes + sum(counts.received_sizes)) / per / GB
     what = f"DynamoDB {dynamodb_gb * GB / KB:.0f} KB, S3 {s3_gb * GB / KB:.0f} KB"
-    return ("storage added (a month)", what, dynamodb_gb * DYNAMODB_GB_MONTH + s3_gb * S3_GB_MONTH)
+    results = f"{results_gb * GB / KB:.0f} KB for {RESULTS_KEPT_MONTHS} months"
+    return [
+        ("results mail kept (S3)", results, results_gb * S3_GB_MONTH * RESULTS_KEPT_MONTHS),
+        ("other storage (a month)", what, dynamodb_gb * DYNAMODB_GB_MONTH + s3_gb * S3_GB_MONTH),
+    ]
+
+
+def canary_lines() -> list[tuple[str, str, float]]:
+    """A month of the canary: a probe every 15 minutes, through SES both ways, the two functions,
+    the table and the mail bucket; its custom metric and its alarm's."""
+    runs = CANARY_RUNS_PER_MONTH
+    gb_seconds = runs * CANARY_SECONDS * (256 + 512) / 1024
+    chunks = runs * max(1, math.ceil(CANARY_PROBE_BYTES / (256 * KB)))
+    ses = runs * (SES_MAIL_SENT + SES_MAIL_RECEIVED) + chunks * SES_RECEIVED_CHUNK
+    ses += runs * CANARY_PROBE_BYTES / GB * SES_ATTACHMENT_GB
+    lambda_ = gb_seconds * LAMBDA_ARM_GB_SECOND + 2 * runs * LAMBDA_REQUEST
+    storage = runs * (CANARY_WRITE_UNITS * DYNAMODB_WRITE_UNIT + CANARY_READ_UNITS * DYNAMODB_READ_UNIT)
+    storage += runs * (S3_WRITE_REQUEST + S3_READ_REQUEST)
+    return [
+        ("SES", f"{runs:,} probes sent and received", ses),
+        ("Lambda", f"{2 * runs:,} invocations (canary, inbound), {gb_seconds:.0f} GB-s", lambda_),
+        ("DynamoDB and S3 requests", f"{runs:,} probes logged and stored", storage),
+        ("custom metric", "CanaryAckMissing", CLOUDWATCH_METRIC_MONTH),
+        ("alarm", "1 alarm metric", CLOUDWATCH_ALARM_METRIC_MONTH),
+    ]
+
+
+def player_turn_cost(lines: Sequence[tuple[str, str, float]], players: int) -> float:
+    """One player-turn's share of a game-turn of ``players`` (sequential mode: a player-turn each)."""
+    return sum(dollars for _, _, dollars in lines) / players
+
+
+def month_rows(per_player_turn: dict[int, float], idle_month: float) -> list[tuple[str, ...]]:
+    """Dollars a month at ``ACTIVE_GAMES`` active games of each size measured: the idle deployment,
+    the custom metrics games keep alive, and each game's player-turns."""
+    rows = []
+    active_metrics = ACTIVE_METRICS * CLOUDWATCH_METRIC_MONTH
+    for games in ACTIVE_GAMES:
+        turns = games * PLAYER_TURNS_PER_GAME_DAY * DAYS_PER_MONTH
+        row = [f"{games:,}", f"{turns:,}"]
+        for players in sorted(per_player_turn):
+            row.append(f"{idle_month + active_metrics + turns * per_player_turn[players]:,.2f}")
+        rows.append(tuple(row))
+    return rows
 
 
 def idle_lines(run: Counts, free_tier: bool = False) -> list[tuple[str, str, float]]:
@@ -528,15 +621,29 @@ def main(argv: Sequence[str] | None = None) -> int:
                 # Warm containers, as a busy deployment has: cold starts are counted apart.
                 play(host, meter, "warmup", 2, 1)
             idle = idle_run(host, meter)
+            per_player_turn = {}
             for players in sizes:
                 counts = play(host, meter, f"cost{players}", players, game_turns)
-                lines = [*cost_lines(counts, per=game_turns), storage_line(counts, per=game_turns)]
+                lines = [*cost_lines(counts, per=game_turns), *storage_lines(counts, per=game_turns)]
                 _print_costs(f"one game-turn, {players} players (mean of {game_turns})", lines)
-        _print_costs(
+                per_player_turn[players] = player_turn_cost(lines, players)
+                print(f"per player-turn, {players} players: ${per_player_turn[players]:.6f}")
+        idle_month = _print_costs(
             f"idle deployment, per month (schedule every 5 minutes: {RUNS_PER_MONTH:,} runs), no free tier",
             idle_lines(idle),
         )
         month = _print_costs("idle deployment, per month, with the always-free tier", idle_lines(idle, True))
+    _print_costs("the canary, per month (only with warpmail:canaryGame), no free tier", canary_lines())
+    print(
+        f"\nper month at {PLAYER_TURNS_PER_GAME_DAY} player-turn per active game a day, no free tier "
+        f"(the idle deployment, {ACTIVE_METRICS} custom metrics kept alive, the player-turns)"
+    )
+    headers = (
+        "active games",
+        "player-turns",
+        *(f"{players}-player games USD" for players in sorted(per_player_turn)),
+    )
+    print(table(headers, month_rows(per_player_turn, idle_month)))
     print(f"target: idle < $1 a month (with the always-free tier): {'met' if month < 1 else 'NOT met'}")
     return 0
 

@@ -93,6 +93,14 @@ FUNCTIONS = (
         key="park_failed", handler="functions.handlers.workflow.park_failed", memory_mb=256, timeout_s=30
     ),
 )
+CANARY = FunctionSpec(key="canary", handler="functions.handlers.canary.handler", memory_mb=256, timeout_s=30)
+"""The synthetic canary (functions/handlers/canary.py): deployed only when a canary game is set,
+and no part of the turn workflow, so not among ``FUNCTIONS``."""
+CANARY_MINUTES = 15
+"""How often the canary runs."""
+CANARY_GAME_VARIABLE = "WARPMAIL_CANARY_GAME"
+CANARY_LOCAL_PART = "canary"
+"""The canary mails from ``canary@<mail domain>``."""
 
 
 class Resources(Frozen):
@@ -108,6 +116,7 @@ class Resources(Frozen):
     mail_domain: str
     sender: str
     functions: tuple[FunctionSpec, ...] = FUNCTIONS
+    canary: FunctionSpec = CANARY
     state_machine: str
     state_machine_file: Path = STATE_MACHINE_FILE
     schedule_minutes: int = 5
@@ -119,14 +128,19 @@ class Resources(Frozen):
 
     def function(self, key: str) -> FunctionSpec:
         """The function with this key; KeyError names the keys there are."""
-        for spec in self.functions:
+        for spec in (*self.functions, self.canary):
             if spec.key == key:
                 return spec
-        raise KeyError(f"no function {key!r}; there are {', '.join(f.key for f in self.functions)}")
+        known = ", ".join(f.key for f in (*self.functions, self.canary))
+        raise KeyError(f"no function {key!r}; there are {known}")
 
     def function_name(self, key: str) -> str:
         """The deployed name of the function with this key, e.g. "warpmail-prod-inbound"."""
         return f"{SERVICE}-{self.env}-{self.function(key).key.replace('_', '-')}"
+
+    @property
+    def canary_address(self) -> str:
+        return f"{CANARY_LOCAL_PART}@{self.mail_domain}"
 
     def settings(self) -> Settings:
         return Settings(

@@ -202,3 +202,11 @@ def due_at(game: GameRecord, orders_in: bool = False) -> datetime | None:
     times = [processing_due(game, orders_in), game.round_deadline, next_reminder(game)]
     present = [t for t in times if t is not None]
     return min(present) if present else None
+
+
+def oldest_due_minutes(games: Iterable[GameRecord], now: datetime) -> float:
+    """How long the longest-waiting of ``games`` (all due at ``now``) has been due, in minutes: the
+    turn workflow's backlog. A game due because its orders are in counts from its own due time,
+    or 0 when that is still ahead."""
+    waited = [now - due for game in games if (due := due_at(game)) is not None]
+    return max((max(w.total_seconds(), 0.0) / 60 for w in waited), default=0.0)

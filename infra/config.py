@@ -13,6 +13,7 @@ from aws_cdk import aws_logs as logs
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 from pydantic.alias_generators import to_camel
 
+from functions.mail.compose import valid_game_id
 from functions.resources import Resources, resources
 
 PREFIX = "warpmail:"
@@ -66,6 +67,11 @@ class DeployConfig(BaseModel):
     inbound_concurrency: int = Field(5, ge=0, le=1000)
     bounce_rate_alarm: float = Field(0.04, gt=0, lt=1)
     complaint_rate_alarm: float = Field(0.0008, gt=0, lt=1)
+    ses_quota_alarm_percent: float = Field(80, gt=0, le=100)
+    backlog_alarm_minutes: int = Field(30, ge=5)
+    monthly_budget_usd: float = Field(20, gt=0)
+    canary_game: str = ""
+    """The game the synthetic canary mails every 15 minutes ("": no canary; infra/canary.py)."""
 
     @field_validator("log_retention_days")
     @classmethod
@@ -73,6 +79,13 @@ class DeployConfig(BaseModel):
         if value not in LOG_RETENTION:
             kept = ", ".join(map(str, LOG_RETENTION))
             raise ValueError(f"CloudWatch Logs keeps logs for one of {kept} days")
+        return value
+
+    @field_validator("canary_game")
+    @classmethod
+    def _a_game_address(cls, value: str) -> str:
+        if value and not valid_game_id(value):
+            raise ValueError("a game id: lower-case letters, digits, - and _, not a reserved name")
         return value
 
     @model_validator(mode="after")

@@ -1,21 +1,26 @@
-"""Operations: the operator's SNS topic (TLS only) with their e-mail subscribed, the alarms, and a
-dashboard, sized for CloudWatch's always-free tier (10 alarm metrics, 3 dashboards of up to 50
-metrics each): docs/operations.md prices them (benchmarks/cost_model.py).
+"""Operations: the operator's SNS topic (TLS only) with their e-mail subscribed, the alarms, the
+dashboard and the monthly budget; docs/operations.md prices them (benchmarks/cost_model.py) and
+has a runbook section for every alarm.
 
 An alarm watches several resources at once through metric math (every function's errors in one,
-both dead-letter queues in one, ...): eight alarms cover every failure the issue lists. Every
-alarm is named ``warpmail-<env>-<what>``; docs/operations.md says for each what it means and what
-to do. Alarms treat missing data as fine: no data means nothing happened.
+both dead-letter queues in one, ...). Every alarm is named ``warpmail-<env>-<what>`` and notifies
+the operator's topic. Most treat missing data as fine (no data means nothing happened; the
+handlers publish the backlog and quota metrics only when games are due); the two that watch for
+something that must keep happening (the schedule's runs, the canary's probes) treat it as
+breaching.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import get_args
 
 from aws_cdk import Duration, Stack
+from aws_cdk import aws_budgets as budgets
 from aws_cdk import aws_cloudwatch as cloudwatch
 from aws_cdk import aws_cloudwatch_actions as actions
+from aws_cdk import aws_dynamodb as dynamodb
 from aws_cdk import aws_iam as iam
 from aws_cdk import aws_lambda as lambda_
 from aws_cdk import aws_sns as sns
@@ -24,12 +29,23 @@ from aws_cdk import aws_sqs as sqs
 from aws_cdk import aws_stepfunctions as sfn
 from constructs import Construct
 
+from functions.host.received import InboundOutcome
 from functions.resources import METRICS_NAMESPACE, SERVICE, Resources
 from infra.checks import acknowledge
 from infra.config import DeployConfig
 
 PERIOD = Duration.minutes(5)
 REPUTATION_PERIOD = Duration.hours(1)
+SCHEDULE_SILENCE_MINUTES = 15
+"""No workflow run started in this long (or three schedule intervals, if longer) raises an alarm."""
+SLOW_RUN = Duration.minutes(15)
+"""A run's p95 duration over a quarter of an hour: runs overlap three schedule ticks."""
+FUNCTION_ERRORS = 3
+"""Errors of the functions together, in each of 2 of 3 five-minute periods, that page: see
+``alarm_specs``."""
+TABLE_THROTTLES = 5
+BUDGET_ALERTS = (80, 100)
+"""Percentages of the monthly budget at which the operator is mailed."""
 SEE = "See docs/operations.md, 'Alarms'."
 
 
@@ -43,6 +59,14 @@ class AlarmSpec:
     description: str
     combine: str = "SUM"
     threshold: float = 1
+    periods: int = 1
+    """Evaluation periods; ``datapoints`` of them must breach (M of N)."""
+    datapoints: int = 1
+    below: bool = False
+    """Alarm when the value is under the threshold (else at or above it)."""
+    missing_breaches: bool = False
+    """Missing data breaches: for what must keep happening."""
+    period: Duration = PERIOD
 
     def watched(self) -> cloudwatch.IMetric:
         """What the alarm compares with its threshold."""
@@ -54,23 +78,21 @@ class AlarmSpec:
         return cloudwatch.MathExpression(
             expression=f"{self.combine}([{', '.join(ids)}])",
             using_metrics=ids,
-            period=PERIOD,
+            period=self.period,
             label=self.what,
         )
 
-    def graphed(self) -> list[cloudwatch.IMetric]:
-        """Each metric on its own line, labelled: the dashboard shows which resource it was."""
-        return [metric.with_(label=label) for label, metric in self.metrics.items()]
 
-
-def _custom(resources: Resources, name: str) -> cloudwatch.Metric:
+def custom_metric(
+    resources: Resources, name: str, statistic: str = "Sum", period: Duration = PERIOD
+) -> cloudwatch.Metric:
     """A metric the handlers publish through Powertools, this deployment's only."""
     return cloudwatch.Metric(
         namespace=METRICS_NAMESPACE,
         metric_name=name,
         dimensions_map=resources.metric_dimensions(),
-        statistic="Sum",
-        period=PERIOD,
+        statistic=statistic,
+        period=period,
     )
 
 
@@ -86,8 +108,10 @@ def alarm_specs(
     state_machine: sfn.StateMachine,
     functions: Mapping[str, lambda_.IFunction],
     queues: Mapping[str, sqs.IQueue],
+    table: dynamodb.ITable,
 ) -> list[AlarmSpec]:
-    """Every alarm of the deployment."""
+    """Every alarm of the deployment (the canary's is infra/canary.py's)."""
+    silence = Duration.minutes(min(max(SCHEDULE_SILENCE_MINUTES, 3 * config.schedule_minutes), 1440))
     return [
         AlarmSpec(
             "workflow-failed",
@@ -101,12 +125,12 @@ def alarm_specs(
         ),
         AlarmSpec(
             "games-parked",
-            {"GamesParked": _custom(resources, "GamesParked")},
+            {"GamesParked": custom_metric(resources, "GamesParked")},
             f"A game failed every attempt and is parked for the GM: it will not run until released. {SEE}",
         ),
         AlarmSpec(
             "inbound-failed",
-            {"InboundFailed": _custom(resources, "InboundFailed")},
+            {"InboundFailed": custom_metric(resources, "InboundFailed")},
             f"An incoming mail could not be handled (the raw mail is kept in the mail bucket). {SEE}",
         ),
         AlarmSpec(
@@ -124,7 +148,15 @@ def alarm_specs(
                 key: function.metric_errors(period=PERIOD, statistic="Sum")
                 for key, function in functions.items()
             },
-            f"A function ({', '.join(functions)}) raised, timed out or ran out of memory. {SEE}",
+            # Not on one error: a failing game is retried (3 errors) and then parked, which
+            # games-parked reports; a mail whose handling failed is retried, then dead-lettered,
+            # which dead-letters reports; a lone timeout is retried and gone. This one is for
+            # errors that go on: 3 or more in each of two of the last three 5-minute periods.
+            f"The functions ({', '.join(functions)}) raised, timed out or ran out of memory "
+            f"{FUNCTION_ERRORS} times or more in each of 2 of the last 3 five-minute periods. {SEE}",
+            threshold=FUNCTION_ERRORS,
+            periods=3,
+            datapoints=2,
         ),
         AlarmSpec(
             "function-throttles",
@@ -148,7 +180,59 @@ def alarm_specs(
             f"(SES reviews accounts at 0.1%). {SEE}",
             threshold=config.complaint_rate_alarm,
         ),
+        AlarmSpec(
+            "schedule-not-running",
+            {"started": state_machine.metric_started(period=silence, statistic="Sum")},
+            f"No turn workflow run started in {silence.to_minutes()} minutes: the schedule is disabled, "
+            f"failing to start it, or the state machine is gone. No game is processed meanwhile. {SEE}",
+            below=True,
+            missing_breaches=True,
+            period=silence,
+        ),
+        AlarmSpec(
+            "due-backlog",
+            {"OldestDueMinutes": custom_metric(resources, "OldestDueMinutes", "Maximum")},
+            f"A due game has waited {config.backlog_alarm_minutes} minutes or more for the turn "
+            f"workflow, twice in a row: games are due faster than they are processed, or one is "
+            f"never settled. {SEE}",
+            threshold=config.backlog_alarm_minutes,
+            periods=2,
+            datapoints=2,
+        ),
+        AlarmSpec(
+            "workflow-slow",
+            {"p95": state_machine.metric_time(period=SLOW_RUN, statistic="p95")},
+            f"The turn workflow's runs took {SLOW_RUN.to_minutes()} minutes or more (p95 of those "
+            f"that ended in the last {SLOW_RUN.to_minutes()}): runs overlap, and deadlines slip. {SEE}",
+            threshold=SLOW_RUN.to_milliseconds(),
+            period=SLOW_RUN,
+        ),
+        AlarmSpec(
+            "ses-quota",
+            {"SesQuotaUsedPercent": custom_metric(resources, "SesQuotaUsedPercent", "Maximum")},
+            f"The account has sent {config.ses_quota_alarm_percent:g}% or more of its SES 24-hour "
+            f"sending quota: at 100% SES refuses every mail until the window moves on. {SEE}",
+            threshold=config.ses_quota_alarm_percent,
+        ),
+        AlarmSpec(
+            "table-throttles",
+            {
+                name: table.metric(name, period=PERIOD, statistic="Sum")
+                for name in ("ReadThrottleEvents", "WriteThrottleEvents")
+            },
+            f"The table refused {TABLE_THROTTLES} or more requests for lack of capacity in each of 2 of "
+            f"the last 3 five-minute periods (the SDK retries them; errors follow if it goes on). {SEE}",
+            threshold=TABLE_THROTTLES,
+            periods=3,
+            datapoints=2,
+        ),
     ]
+
+
+def inbound_outcomes(resources: Resources) -> dict[str, cloudwatch.Metric]:
+    """The inbound function's count of mails by outcome (``Inbound<Status>``, and ``InboundFailed``)."""
+    statuses = [*get_args(InboundOutcome.model_fields["status"].annotation), "failed"]
+    return {status: custom_metric(resources, f"Inbound{status.capitalize()}") for status in statuses}
 
 
 class Monitoring(Construct):
@@ -166,21 +250,16 @@ class Monitoring(Construct):
         super().__init__(scope, construct_id)
         self.topic = self._topic(resources, config)
         self.alarms = [self._alarm(resources, spec) for spec in specs]
+        self.budget = self._budget(resources, config)
         durations = {
             key: function.metric_duration(period=PERIOD, statistic="Maximum")
             for key, function in functions.items()
         }
         graphs: list[cloudwatch.IWidget] = [
-            *(
-                cloudwatch.GraphWidget(title=spec.what, left=spec.graphed(), width=8, height=5)
-                for spec in specs
-            ),
-            cloudwatch.GraphWidget(
-                title="function-durations (maximum)",
-                left=[metric.with_(label=key) for key, metric in durations.items()],
-                width=8,
-                height=5,
-            ),
+            _graph("inbound mails by outcome", inbound_outcomes(resources)),
+            _graph("due games", {"DueGames": custom_metric(resources, "DueGames", "Maximum")}),
+            *(_graph(spec.what, spec.metrics) for spec in specs),
+            _graph("function-durations (maximum)", durations),
         ]
         self.dashboard = cloudwatch.Dashboard(
             self,
@@ -235,9 +314,55 @@ class Monitoring(Construct):
             alarm_description=spec.description,
             metric=spec.watched(),
             threshold=spec.threshold,
-            evaluation_periods=1,
-            comparison_operator=cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-            treat_missing_data=cloudwatch.TreatMissingData.NOT_BREACHING,
+            evaluation_periods=spec.periods,
+            datapoints_to_alarm=spec.datapoints,
+            comparison_operator=(
+                cloudwatch.ComparisonOperator.LESS_THAN_THRESHOLD
+                if spec.below
+                else cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD
+            ),
+            treat_missing_data=(
+                cloudwatch.TreatMissingData.BREACHING
+                if spec.missing_breaches
+                else cloudwatch.TreatMissingData.NOT_BREACHING
+            ),
         )
         alarm.add_alarm_action(actions.SnsAction(self.topic))
         return alarm
+
+    def _budget(self, resources: Resources, config: DeployConfig) -> budgets.CfnBudget:
+        """The account's monthly cost against ``monthlyBudgetUsd``, the operator mailed at each of
+        :data:`BUDGET_ALERTS` percent (actual cost; AWS Budgets updates it a few times a day)."""
+        return budgets.CfnBudget(
+            self,
+            "Budget",
+            budget=budgets.CfnBudget.BudgetDataProperty(
+                budget_name=f"{SERVICE}-{resources.env}-monthly",
+                budget_type="COST",
+                time_unit="MONTHLY",
+                budget_limit=budgets.CfnBudget.SpendProperty(amount=config.monthly_budget_usd, unit="USD"),
+            ),
+            notifications_with_subscribers=[
+                budgets.CfnBudget.NotificationWithSubscribersProperty(
+                    notification=budgets.CfnBudget.NotificationProperty(
+                        notification_type="ACTUAL",
+                        comparison_operator="GREATER_THAN",
+                        threshold=percent,
+                        threshold_type="PERCENTAGE",
+                    ),
+                    subscribers=[
+                        budgets.CfnBudget.SubscriberProperty(
+                            subscription_type="EMAIL", address=config.operator_email
+                        )
+                    ],
+                )
+                for percent in BUDGET_ALERTS
+            ],
+        )
+
+
+def _graph(title: str, metrics: Mapping[str, cloudwatch.IMetric]) -> cloudwatch.GraphWidget:
+    """Each metric on its own line, labelled: the graph says which resource it was."""
+    return cloudwatch.GraphWidget(
+        title=title, left=[metric.with_(label=label) for label, metric in metrics.items()], width=8, height=5
+    )

@@ -1,11 +1,19 @@
 """One WarpMail deployment as a CloudFormation stack, ``WarpMail-<env>``: storage, mail, the
-functions, the turn workflow and operations, with the outputs the GM console reads."""
+functions, the turn workflow, the canary (when set) and operations, with the outputs the GM
+console reads. Every resource is tagged ``project=warpmail`` and ``environment=<env>``: activated
+as cost allocation tags in the billing console, they split the bill by deployment."""
 
 from __future__ import annotations
 
-from aws_cdk import CfnOutput, Environment, Stack
+from aws_cdk import CfnOutput, Environment, Stack, Tags
+from aws_cdk import aws_iam as iam
+from aws_cdk import aws_lambda as lambda_
 from constructs import Construct
 
+from functions.resources import SERVICE
+from infra import bundle
+from infra.canary import Canary
+from infra.checks import acknowledge
 from infra.compute import Compute
 from infra.config import DeployConfig
 from infra.mail import Mail
@@ -31,13 +39,19 @@ class WarpMailStack(Stack):  # type: ignore[misc]  # Stack is Any to mypy (aws_c
         mail = Mail(self, "Mail", resources, storage.mail_bucket)
         compute = Compute(self, "Functions", resources, config, storage, mail)
         workflow = Workflow(self, "Workflow", resources, config, compute.functions)
+        _read_sending_quota(self, compute.functions["find_due"])
         specs = alarm_specs(
             config,
             resources,
             workflow.state_machine,
             compute.functions,
             {"inbound": compute.inbound_dlq, "schedule": workflow.dead_letters},
+            storage.table,
         )
+        if config.canary_game:
+            code = compute.code[bundle.package_of(resources.canary.key)]
+            canary = Canary(self, "Canary", resources, config, code, storage.table, mail)
+            specs.append(canary.alarm)
         monitoring = Monitoring(self, "Operations", resources, config, specs, compute.functions)
         outputs = {
             "Environment": resources.env,
@@ -55,3 +69,23 @@ class WarpMailStack(Stack):  # type: ignore[misc]  # Stack is Any to mypy (aws_c
         }
         for key, value in outputs.items():
             CfnOutput(self, key, value=value)
+        Tags.of(self).add("project", SERVICE)
+        Tags.of(self).add("environment", config.environment)
+
+
+def _read_sending_quota(scope: Construct, find_due: lambda_.IFunction) -> None:
+    """find_due publishes the SES sending quota (functions/mail/ses.py ``quota``): it may read it.
+    A policy of its own, beside the function's grants (infra/compute.py)."""
+    policy = iam.Policy(
+        scope,
+        "FindDueReadsSendingQuota",
+        statements=[iam.PolicyStatement(actions=["ses:GetAccount"], resources=["*"])],
+    )
+    assert find_due.role is not None  # compute.py gives every function its role
+    policy.attach_to_role(find_due.role)
+    acknowledge(
+        policy,
+        "AwsSolutions-IAM5[Resource::*]",
+        "ses:GetAccount reads the account's sending quota in the region and takes no resource-level "
+        "permission: AWS requires Resource '*' for it. It reads; it sends or changes nothing.",
+    )

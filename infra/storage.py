@@ -2,10 +2,10 @@
 game states and the results mail kept for REPORT), the access-log bucket, and the single table.
 
 Nothing here is deleted with the stack (RemovalPolicy.RETAIN), no bucket is public, every bucket
-is encrypted, versioned and refuses requests without TLS. Mail and states move to cheaper storage
-after ``archive_days``. Two things expire: raw inbound mail after ``raw_mail_days`` (0: never),
-so players' mail is not kept longer than the operator chose, and the kept results mail (a newer
-one replaces it anyway).
+is encrypted, versioned and refuses requests without TLS. Mail and states of 128 KB or more move to
+cheaper storage after ``archive_days``. Two things expire: raw inbound mail after
+``raw_mail_days`` (0: never), so players' mail is not kept longer than the operator chose, and the
+kept results mail (a newer one replaces it anyway).
 """
 
 from __future__ import annotations
@@ -40,21 +40,42 @@ def _bucket(scope: Construct, construct_id: str, **options: object) -> s3.Bucket
     )
 
 
-def _archive(prefix: str | None, days: int) -> s3.LifecycleRule:
-    return s3.LifecycleRule(
-        id=f"archive-{(prefix or 'all').strip('/')}",
-        prefix=prefix,
-        transitions=[
-            s3.Transition(
-                storage_class=s3.StorageClass.GLACIER_INSTANT_RETRIEVAL, transition_after=Duration.days(days)
-            )
-        ],
-        noncurrent_version_transitions=[
-            s3.NoncurrentVersionTransition(
-                storage_class=s3.StorageClass.GLACIER_INSTANT_RETRIEVAL, transition_after=Duration.days(days)
-            )
-        ],
-        abort_incomplete_multipart_upload_after=Duration.days(INCOMPLETE_UPLOAD_DAYS),
+GLACIER_IR_MINIMUM = 128 * 1024
+"""Glacier Instant Retrieval bills every object as at least 128 KB, and since September 2024 S3
+transitions no object under 128 KB unless a rule's size filter asks it to."""
+
+
+def _archive(prefix: str | None, days: int) -> tuple[s3.LifecycleRule, s3.LifecycleRule]:
+    """Objects of 128 KB and more move to Glacier Instant Retrieval after ``days``. Smaller ones
+    stay in Standard: S3 would not move them anyway (the 2024 default, written out here so the
+    template says what the rule does), and moving them would cost more than it saves (each is
+    billed as 128 KB there, plus the transition request). Most raw mail (order mails of a few
+    KB) therefore stays in Standard, which for such sizes is the cheaper class. Incomplete
+    uploads are cleaned up by a rule of their own: S3 takes no size filter on that action."""
+    name = (prefix or "all").strip("/")
+    return (
+        s3.LifecycleRule(
+            id=f"archive-{name}",
+            prefix=prefix,
+            object_size_greater_than=GLACIER_IR_MINIMUM - 1,
+            transitions=[
+                s3.Transition(
+                    storage_class=s3.StorageClass.GLACIER_INSTANT_RETRIEVAL,
+                    transition_after=Duration.days(days),
+                )
+            ],
+            noncurrent_version_transitions=[
+                s3.NoncurrentVersionTransition(
+                    storage_class=s3.StorageClass.GLACIER_INSTANT_RETRIEVAL,
+                    transition_after=Duration.days(days),
+                )
+            ],
+        ),
+        s3.LifecycleRule(
+            id=f"abort-uploads-{name}",
+            prefix=prefix,
+            abort_incomplete_multipart_upload_after=Duration.days(INCOMPLETE_UPLOAD_DAYS),
+        ),
     )
 
 
@@ -106,7 +127,7 @@ class Storage(Construct):
             server_access_logs_bucket=self.access_logs,
             server_access_logs_prefix=f"{resources.mail_bucket}/",
             lifecycle_rules=[
-                _archive(None, config.archive_days),
+                *_archive(None, config.archive_days),
                 *_expire_raw_mail(resources.inbound_prefix, config.raw_mail_days),
             ],
         )
@@ -117,7 +138,7 @@ class Storage(Construct):
             server_access_logs_bucket=self.access_logs,
             server_access_logs_prefix=f"{resources.state_bucket}/",
             lifecycle_rules=[
-                _archive(STATE_PREFIX, config.archive_days),
+                *_archive(STATE_PREFIX, config.archive_days),
                 s3.LifecycleRule(
                     id="expire-results",
                     prefix=RESULTS_PREFIX,

@@ -21,7 +21,9 @@ from aws_lambda_powertools.metrics import MetricUnit
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
 
 from functions.handlers import TRACED_MODULES, container_cache, tag_environment
+from functions.mail.ses import mailer_quota
 from functions.resources import METRICS_NAMESPACE, SERVICE, Settings
+from functions.schedule import oldest_due_minutes
 from functions.store import Store
 
 if TYPE_CHECKING:
@@ -97,13 +99,20 @@ def find_due(event: dict[str, Any], context: Any) -> dict[str, Any]:
     """{"games": [game ids], "now": ISO time}: the games with something due."""
     tag_environment(metrics)
     now = FindDueEvent.model_validate(event or {}).now or datetime.now(UTC)
-    games = [game.game_id for game in store().due_games(now)]
+    due = store().due_games(now)
+    games = [game.game_id for game in due]
     logger.info("games due", extra={"games": games, "now": now.isoformat()})
     if games:
         # Only when there are some: a custom metric is billed for every hour it is published
         # in, and the schedule's idle runs (every 5 minutes) would make it $0.30 of a month
-        # whose whole idle budget is $1 (benchmarks/cost_model.py).
-        metrics.add_metric(name="GamesDue", unit=MetricUnit.Count, value=len(games))
+        # whose whole idle budget is $1 (benchmarks/cost_model.py). The alarms on these treat
+        # no data as fine (infra/monitoring.py).
+        metrics.add_metric(name="DueGames", unit=MetricUnit.Count, value=len(games))
+        metrics.add_metric(name="OldestDueMinutes", unit=MetricUnit.Count, value=oldest_due_minutes(due, now))
+        if (sending := mailer_quota(mailer())) is not None:
+            metrics.add_metric(
+                name="SesQuotaUsedPercent", unit=MetricUnit.Percent, value=sending.used_percent
+            )
     return {"games": games, "now": now.isoformat()}
 
 

@@ -8,6 +8,8 @@ Both carry SES's error code and message.
 
 from __future__ import annotations
 
+import logging
+from dataclasses import dataclass
 from email.message import EmailMessage
 from email.utils import getaddresses, parseaddr
 from typing import Any, Protocol
@@ -25,6 +27,9 @@ TRANSIENT = frozenset(
         "InternalFailure", "ServiceUnavailable", "ServiceUnavailableException", "RequestTimeout",
     }
 )  # fmt: skip
+
+
+logger = logging.getLogger(__name__)
 
 
 class Mailer(Protocol):
@@ -92,3 +97,45 @@ def envelope_recipients(message: EmailMessage) -> list[str]:
         if "@" in address and address.lower() not in (seen.lower() for seen in found):
             found.append(address)
     return found
+
+
+@dataclass(frozen=True)
+class SendQuota:
+    """The account's SES sending quota in the region (SESv2 ``GetAccount``'s ``SendQuota``)."""
+
+    max_24_hour_send: float
+    sent_last_24_hours: float
+    max_send_rate: float
+
+    @property
+    def used_percent(self) -> float:
+        """How much of the 24-hour quota is spent; 0 when SES sets no limit (``Max24HourSend`` -1)."""
+        if self.max_24_hour_send <= 0:
+            return 0.0
+        return 100 * self.sent_last_24_hours / self.max_24_hour_send
+
+
+def quota(sesv2_client: Any) -> SendQuota | None:
+    """The account's sending quota, or None when SES cannot tell: a refusal or an unreachable SES
+    (logged: a missing ``ses:GetAccount`` permission shows there), or an emulated SES without
+    ``GetAccount`` (moto, in the local mode). Never raises: the quota is a metric, and the turn
+    workflow must not fail for want of it."""
+    try:
+        response = sesv2_client.get_account()
+    except (ClientError, BotoCoreError) as error:
+        logger.warning("SES sending quota not read: %s", error)
+        return None
+    except NotImplementedError:
+        return None
+    sending = response.get("SendQuota", {})
+    return SendQuota(
+        max_24_hour_send=float(sending.get("Max24HourSend", 0)),
+        sent_last_24_hours=float(sending.get("SentLast24Hours", 0)),
+        max_send_rate=float(sending.get("MaxSendRate", 0)),
+    )
+
+
+def mailer_quota(mailer: Mailer) -> SendQuota | None:
+    """The quota of the SES account ``mailer`` sends through; None for a mailer that is not SES
+    (the outbox folder has no quota)."""
+    return quota(mailer.client) if isinstance(mailer, SesMailer) else None

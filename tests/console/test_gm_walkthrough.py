@@ -79,7 +79,7 @@ def walked(
     """The guide run; what each command printed, by command line."""
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("COLUMNS", "300")  # tables unwrapped, to read lines back
-    prod = fake_stack("warpmail-prod", "prod", console.backend.host.client)
+    prod = fake_stack("WarpMail-prod", "prod", console.backend.host.client)
     printed: dict[str, str] = {}
     for kind, file, body in steps():
         if file:

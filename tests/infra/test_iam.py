@@ -25,6 +25,7 @@ UNSCOPABLE = {
     "logs:PutResourcePolicy",
     "logs:DescribeResourcePolicies",
     "logs:DescribeLogGroups",
+    "ses:GetAccount",
 }
 """Actions that take no resource-level permission: AWS requires Resource "*" for them."""
 
@@ -106,7 +107,8 @@ def test_the_functions_reach_their_own_prefixes_only(synthesized: Synthesized) -
     assert process["s3:GetObject"] == {objects(state, "states/")}
     assert process["s3:PutObject"] == {objects(state, "states/"), objects(state, "results/")}
     for key in ("find_due", "park_failed"):
-        assert not {action for action in granted(synthesized, key) if action.startswith(("s3:", "ses:"))}
+        # Neither reads or writes objects nor sends (find_due reads the sending quota only: below)
+        assert not {action for action in granted(synthesized, key) if action.startswith(("s3:", "ses:Send"))}
 
 
 def test_table_access_is_on_the_table_and_its_indexes(synthesized: Synthesized) -> None:
@@ -149,3 +151,10 @@ def test_the_state_machine_invokes_the_functions_its_file_names(synthesized: Syn
     }
     named = [DESCRIBED.function_name(key) for key in ("find_due", "process_game", "park_failed")]
     assert invoke["Resource"] == [{"Fn::GetAtt": [functions[name], "Arn"]} for name in named]
+
+
+def test_only_find_due_reads_the_sending_quota(synthesized: Synthesized) -> None:
+    # find_due publishes SesQuotaUsedPercent (functions/mail/ses.py quota)
+    assert granted(synthesized, "find_due")["ses:GetAccount"] == {'"*"'}
+    for key in ("inbound", "process_game", "park_failed"):
+        assert "ses:GetAccount" not in granted(synthesized, key)

@@ -8,16 +8,20 @@ from __future__ import annotations
 import importlib
 import json
 from collections.abc import Iterator
+from datetime import timedelta
 from typing import Any
 
 import boto3
 import pytest
+from botocore.stub import Stubber
 from moto import mock_aws
 
 from functions.handlers import inbound, workflow
 from functions.local.aws import LambdaContext
 from functions.resources import METRICS_NAMESPACE
+from functions.schedule import due_at
 from functions.store import provision
+from tests.functions.test_turns import GAME, new_game
 from tests.infra.conftest import ENVIRONMENT, Synthesized
 from tests.infra.test_stack import DESCRIBED, alarms
 
@@ -57,12 +61,19 @@ def deployed(synthesized: Synthesized, monkeypatch: pytest.MonkeyPatch) -> Itera
 
 def published(output: str, name: str) -> tuple[str, dict[str, str]]:
     """(namespace, dimensions) of metric ``name`` in the handler's embedded-metric-format output."""
+    namespace, dimensions, _ = emitted(output, name)
+    return namespace, dimensions
+
+
+def emitted(output: str, name: str) -> tuple[str, dict[str, str], float]:
+    """(namespace, dimensions, value) of metric ``name`` in the embedded-metric-format output."""
     for line in output.splitlines():
         blob: dict[str, Any] = json.loads(line) if line.startswith('{"_aws"') else {}
         for directive in blob.get("_aws", {}).get("CloudWatchMetrics", []):
             if name in {metric["Name"] for metric in directive["Metrics"]}:
                 (names,) = directive["Dimensions"]
-                return directive["Namespace"], {dimension: blob[dimension] for dimension in names}
+                value = blob[name][0] if isinstance(blob[name], list) else blob[name]
+                return directive["Namespace"], {dimension: blob[dimension] for dimension in names}, value
     raise AssertionError(f"{name} not published in {output!r}")
 
 
@@ -76,7 +87,12 @@ def test_an_inbound_failure_raises_this_environments_alarm(
 ) -> None:
     # Given a mail the inbound function cannot read (no such object)
     event = {
-        "Records": [{"s3": {"bucket": {"name": DESCRIBED.mail_bucket}, "object": {"key": "inbound/gone"}}}]
+        "Records": [
+            {
+                "eventSource": "aws:s3",
+                "s3": {"bucket": {"name": DESCRIBED.mail_bucket}, "object": {"key": "inbound/gone"}},
+            }
+        ]
     }
     # When the deployed handler runs
     name = DESCRIBED.function_name("inbound")
@@ -97,6 +113,38 @@ def test_a_parked_game_raises_this_environments_alarm(
     workflow.park_failed({"game_id": "g1", "now": "2026-01-05T18:00:00+00:00", "error": failure}, None)
     # Then GamesParked is published where the alarm looks
     assert published(capsys.readouterr().out, "GamesParked") == selected(synthesized, "games-parked")
+
+
+def test_find_due_publishes_the_backlog_and_the_sending_quota_where_their_alarms_look(
+    synthesized: Synthesized, deployed: None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Given a game due 45 minutes ago, and SES saying 41,000 of the day's 50,000 mails are sent
+    new_game(workflow.store())
+    game = workflow.store().game(GAME)
+    assert game is not None
+    due = due_at(game)
+    assert due is not None
+    quota = {"SendQuota": {"Max24HourSend": 50_000.0, "SentLast24Hours": 41_000.0, "MaxSendRate": 14.0}}
+    with Stubber(workflow.mailer().client) as ses:
+        ses.add_response("get_account", quota)
+        # When the schedule's run finds the due games
+        found = workflow.find_due({"now": (due + timedelta(minutes=45)).isoformat()}, None)
+    assert found["games"] == [GAME]
+    # Then the backlog and the quota are published where the alarms look, and would raise them
+    out = capsys.readouterr().out
+    namespace, dimensions, oldest = emitted(out, "OldestDueMinutes")
+    assert (namespace, dimensions) == selected(synthesized, "due-backlog")
+    assert oldest == 45 and oldest >= alarms(synthesized)["due-backlog"]["Threshold"]
+    assert emitted(out, "DueGames")[1:] == (dimensions, 1)
+    namespace, dimensions, used = emitted(out, "SesQuotaUsedPercent")
+    assert (namespace, dimensions) == selected(synthesized, "ses-quota")
+    assert used == 82 and used >= alarms(synthesized)["ses-quota"]["Threshold"]
+
+
+def test_an_idle_run_publishes_no_metric(deployed: None, capsys: pytest.CaptureFixture[str]) -> None:
+    # Each custom metric published all month costs $0.30: idle runs publish none
+    assert workflow.find_due({"now": "2026-01-05T18:00:00+00:00"}, None)["games"] == []
+    assert '"CloudWatchMetrics"' not in capsys.readouterr().out
 
 
 def test_the_environment_is_the_deployments_and_is_required(

@@ -17,10 +17,39 @@ def test_every_setting_is_documented() -> None:
         assert f"`{context_key(field)}`" in DOC, field
 
 
-def test_every_alarm_is_documented_with_what_to_do(synthesized: Synthesized) -> None:
+def runbook() -> dict[str, list[str]]:
+    """The Alarms section's table: alarm -> (what it means, how to check, what to do)."""
+    section = DOC[DOC.index("## Alarms") :]
+    rows = {}
+    for line in section.splitlines():
+        cells = [cell.strip() for cell in line.strip().strip("|").split(" | ")]
+        if line.startswith("| `") and len(cells) >= 2:
+            rows[cells[0].strip("`")] = cells[1:]
+    return rows
+
+
+def test_every_alarm_has_a_runbook_entry_what_it_means_how_to_check_what_to_do(
+    synthesized: Synthesized,
+) -> None:
     names = [a["Properties"]["AlarmName"] for a in synthesized.resources("AWS::CloudWatch::Alarm").values()]
-    for name in names:
-        assert f"| `{name.removeprefix(f'{SERVICE}-{ENVIRONMENT}-')}` |" in DOC, name
+    # The canary's alarm is in the stack only with a canary game (tests/infra/test_canary_stack.py)
+    alarms = [name.removeprefix(f"{SERVICE}-{ENVIRONMENT}-") for name in names] + ["canary"]
+    entries = runbook()
+    assert len(alarms) == 14
+    for alarm in alarms:
+        assert alarm in entries, alarm
+        means, check, do = entries[alarm]
+        assert min(len(means), len(check), len(do)) > 40, (alarm, entries[alarm])
+    assert set(entries) == set(alarms), "a runbook entry for an alarm the stack does not have"
+
+
+def test_the_deploy_pipeline_has_staging_a_smoke_test_and_a_rollback_without_a_registry() -> None:
+    pipeline = DOC[DOC.index("## Deploying from GitHub Actions") : DOC.index("## Rolling back")]
+    assert "staging" in pipeline and "game list" in pipeline and "canary" in pipeline
+    assert "upload-artifact" in pipeline
+    rollback = DOC[DOC.index("## Rolling back") : DOC.index("## Upgrading")]
+    assert "aws cloudformation deploy" in rollback and "cdk.out" in rollback
+    assert not (ROOT / ".github" / "workflows" / "deploy.yml").exists(), "described, never run in this CI"
 
 
 def test_the_costs_count_the_stacks_alarms_and_dashboard(synthesized: Synthesized) -> None:

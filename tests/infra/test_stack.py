@@ -62,15 +62,26 @@ def test_mail_moves_to_cheaper_storage_and_raw_mail_expires_after_a_year(synthes
             "NoncurrentVersionExpiration": {"NoncurrentDays": 30},
         }
     ]
+    # Only what Glacier IR takes at its own size: S3 moves nothing under 128 KB (since 2024)
+    assert [rule["ObjectSizeGreaterThan"] for rule in rules if "Transitions" in rule] == [128 * 1024 - 1]
     assert "LoggingConfiguration" in mail["Properties"]
 
 
 def test_only_the_kept_results_mail_expires_in_the_state_bucket(synthesized: Synthesized) -> None:
     _, state = bucket_named(synthesized, DESCRIBED.state_bucket)
-    rules = {rule["Prefix"]: rule for rule in state["Properties"]["LifecycleConfiguration"]["Rules"]}
-    assert rules["results/"]["ExpirationInDays"] == 365
-    assert "ExpirationInDays" not in rules["states/"]
-    assert rules["states/"]["Transitions"] == [{"StorageClass": "GLACIER_IR", "TransitionInDays": 90}]
+    rules = state["Properties"]["LifecycleConfiguration"]["Rules"]
+    expiring = [rule for rule in rules if "ExpirationInDays" in rule]
+    assert [(rule["Prefix"], rule["ExpirationInDays"]) for rule in expiring] == [("results/", 365)]
+    (archive,) = [rule for rule in rules if "Transitions" in rule]
+    assert archive["Prefix"] == "states/"
+    assert archive["Transitions"] == [{"StorageClass": "GLACIER_IR", "TransitionInDays": 90}]
+    assert archive["ObjectSizeGreaterThan"] == 128 * 1024 - 1
+    # Incomplete uploads are still cleaned up, by a rule S3 accepts without a size filter
+    aborting = {rule["Prefix"] for rule in rules if "AbortIncompleteMultipartUpload" in rule}
+    assert aborting >= {"states/", "results/"}
+    assert all(
+        "ObjectSizeGreaterThan" not in rule for rule in rules if "AbortIncompleteMultipartUpload" in rule
+    )
 
 
 def test_the_table_is_the_described_one_with_recovery_and_protection(synthesized: Synthesized) -> None:
@@ -294,11 +305,15 @@ def test_every_alarm_notifies_the_operator(synthesized: Synthesized) -> None:
     assert found
     for what, alarm in found.items():
         assert alarm["AlarmActions"] == [{"Ref": topic_id}], what
-        assert alarm["TreatMissingData"] == "notBreaching"
         assert len(alarm["AlarmDescription"]) > 40
+    # No data is fine, but for the schedule's runs, which must keep coming
+    assert {what for what, alarm in found.items() if alarm["TreatMissingData"] != "notBreaching"} == {
+        "schedule-not-running"
+    }
+    assert found["schedule-not-running"]["TreatMissingData"] == "breaching"
 
 
-def test_at_most_ten_alarms_watch_every_failure_the_issue_lists(synthesized: Synthesized) -> None:
+def test_the_alarms_watch_every_failure_the_issues_list(synthesized: Synthesized) -> None:
     found = alarms(synthesized)
     assert set(found) == {
         "workflow-failed",
@@ -309,8 +324,12 @@ def test_at_most_ten_alarms_watch_every_failure_the_issue_lists(synthesized: Syn
         "function-throttles",
         "ses-bounce-rate",
         "ses-complaint-rate",
+        "schedule-not-running",
+        "due-backlog",
+        "workflow-slow",
+        "ses-quota",
+        "table-throttles",
     }
-    assert len(found) <= 10  # CloudWatch's always-free tier
     machine = next(iter(synthesized.resources("AWS::StepFunctions::StateMachine")))
     expression, metrics = watched(found["workflow-failed"])
     assert expression == "SUM([m0, m1])"
@@ -330,6 +349,49 @@ def test_at_most_ten_alarms_watch_every_failure_the_issue_lists(synthesized: Syn
         assert expression == "SUM([m0, m1, m2, m3])"
         assert {(m["Namespace"], m["MetricName"]) for m in metrics} == {("AWS/Lambda", name)}
         assert {logical_id(m) for m in metrics} == functions
+    # One harmless error does not page: 3 or more in each of 2 of the last 3 five-minute periods
+    errors = found["function-errors"]
+    assert (errors["Threshold"], errors["DatapointsToAlarm"], errors["EvaluationPeriods"]) == (3, 2, 3)
+    assert all(query["MetricStat"]["Period"] == 300 for query in errors["Metrics"] if "MetricStat" in query)
+    # The schedule not running: fewer than 1 run started in 15 minutes, no data counting as none
+    silent = found["schedule-not-running"]
+    assert (silent["Namespace"], silent["MetricName"], silent["Statistic"]) == (
+        "AWS/States",
+        "ExecutionsStarted",
+        "Sum",
+    )
+    assert (silent["ComparisonOperator"], silent["Threshold"], silent["Period"]) == (
+        "LessThanThreshold",
+        1,
+        900,
+    )
+    assert {logical_id(m) for m in watched(silent)[1]} == {machine}
+    # Slow runs: the p95 of the workflow's execution time, in milliseconds
+    slow = found["workflow-slow"]
+    assert (slow["MetricName"], slow["ExtendedStatistic"], slow["Threshold"]) == (
+        "ExecutionTime",
+        "p95",
+        900_000,
+    )
+    # The backlog: the oldest due game waited 30 minutes, twice in a row
+    backlog = found["due-backlog"]
+    assert (backlog["MetricName"], backlog["Statistic"], backlog["Threshold"]) == (
+        "OldestDueMinutes",
+        "Maximum",
+        30,
+    )
+    assert (backlog["DatapointsToAlarm"], backlog["EvaluationPeriods"]) == (2, 2)
+    # The SES quota at 80 %
+    assert (found["ses-quota"]["MetricName"], found["ses-quota"]["Threshold"]) == ("SesQuotaUsedPercent", 80)
+    # The table's throttles, read and write
+    table = next(iter(synthesized.resources("AWS::DynamoDB::Table")))
+    expression, metrics = watched(found["table-throttles"])
+    assert expression == "SUM([m0, m1])"
+    assert {(m["Namespace"], m["MetricName"]) for m in metrics} == {
+        ("AWS/DynamoDB", "ReadThrottleEvents"),
+        ("AWS/DynamoDB", "WriteThrottleEvents"),
+    }
+    assert {logical_id(m) for m in metrics} == {table}
     assert found["ses-bounce-rate"]["MetricName"] == "Reputation.BounceRate"
     assert found["ses-bounce-rate"]["Threshold"] == 0.04
     assert found["ses-complaint-rate"]["MetricName"] == "Reputation.ComplaintRate"
@@ -338,7 +400,13 @@ def test_at_most_ten_alarms_watch_every_failure_the_issue_lists(synthesized: Syn
 
 def test_the_custom_metric_alarms_watch_this_environment_only(synthesized: Synthesized) -> None:
     found = alarms(synthesized)
-    for what, name in (("games-parked", "GamesParked"), ("inbound-failed", "InboundFailed")):
+    watches = (
+        ("games-parked", "GamesParked"),
+        ("inbound-failed", "InboundFailed"),
+        ("due-backlog", "OldestDueMinutes"),
+        ("ses-quota", "SesQuotaUsedPercent"),
+    )
+    for what, name in watches:
         assert (found[what]["Namespace"], found[what]["MetricName"]) == (METRICS_NAMESPACE, name)
         dimensions = {d["Name"]: d["Value"] for d in found[what]["Dimensions"]}
         assert dimensions == {"service": SERVICE, "environment": ENVIRONMENT}
@@ -352,12 +420,69 @@ def test_the_dashboard_shows_every_alarm_within_the_free_tier(synthesized: Synth
     assert dashboard_metrics(synthesized) <= 50  # CloudWatch's always-free tier: 3 dashboards of 50
 
 
+def test_the_dashboard_shows_mail_runs_backlog_quota_errors_and_throttles(synthesized: Synthesized) -> None:
+    titles = [widget["properties"].get("title") for widget in dashboard_body(synthesized)["widgets"]]
+    for title in (
+        "inbound mails by outcome",
+        "due games",
+        "due-backlog",
+        "schedule-not-running",
+        "workflow-slow",
+        "ses-quota",
+        "function-errors",
+        "function-throttles",
+        "table-throttles",
+    ):
+        assert title in titles, title
+    (outcomes,) = [
+        w
+        for w in dashboard_body(synthesized)["widgets"]
+        if w["properties"].get("title") == "inbound mails by outcome"
+    ]
+    names = {line[1] for line in outcomes["properties"]["metrics"]}
+    assert names == {
+        f"Inbound{s}"
+        for s in ("Accepted", "Acknowledged", "Command", "Rejected", "Ignored", "Duplicate", "Failed")
+    }
+
+
+def test_a_monthly_budget_mails_the_operator_at_80_and_100_percent(synthesized: Synthesized) -> None:
+    budget = synthesized.one("AWS::Budgets::Budget")["Properties"]
+    assert budget["Budget"]["TimeUnit"] == "MONTHLY" and budget["Budget"]["BudgetType"] == "COST"
+    assert budget["Budget"]["BudgetLimit"] == {"Amount": 20, "Unit": "USD"}
+    assert budget["Budget"]["BudgetName"] == f"warpmail-{ENVIRONMENT}-monthly"
+    notifications = budget["NotificationsWithSubscribers"]
+    assert sorted(n["Notification"]["Threshold"] for n in notifications) == [80, 100]
+    for notification in notifications:
+        assert notification["Notification"]["ThresholdType"] == "PERCENTAGE"
+        assert notification["Subscribers"] == [{"SubscriptionType": "EMAIL", "Address": OPERATOR}]
+
+
+def test_every_taggable_resource_carries_the_cost_allocation_tags(synthesized: Synthesized) -> None:
+    expected = {"project": SERVICE, "environment": ENVIRONMENT}
+    for kind in (
+        "AWS::S3::Bucket",
+        "AWS::DynamoDB::Table",
+        "AWS::Lambda::Function",
+        "AWS::StepFunctions::StateMachine",
+    ):
+        for logical_id, resource in synthesized.resources(kind).items():
+            found = {tag["Key"]: tag["Value"] for tag in resource["Properties"]["Tags"]}
+            assert found.items() >= expected.items(), (kind, logical_id)
+
+
+def dashboard_body(synthesized: Synthesized) -> dict[str, Any]:
+    parts = synthesized.one("AWS::CloudWatch::Dashboard")["Properties"]["DashboardBody"]["Fn::Join"][1]
+    body: dict[str, Any] = json.loads("".join(part if isinstance(part, str) else "ref" for part in parts))
+    return body
+
+
 def dashboard_metrics(synthesized: Synthesized) -> int:
     """The metrics the dashboard's graphs show (CloudFormation joins the body from strings and
     references; each reference stands in as "ref" here)."""
-    parts = synthesized.one("AWS::CloudWatch::Dashboard")["Properties"]["DashboardBody"]["Fn::Join"][1]
-    body = json.loads("".join(part if isinstance(part, str) else "ref" for part in parts))
-    return sum(len(widget["properties"].get("metrics", [])) for widget in body["widgets"])
+    return sum(
+        len(widget["properties"].get("metrics", [])) for widget in dashboard_body(synthesized)["widgets"]
+    )
 
 
 def test_the_outputs_the_gm_console_reads(synthesized: Synthesized) -> None:

@@ -57,4 +57,4 @@ def test_raw_mail_days_0_keeps_raw_mail_forever() -> None:
     assert [
         rule for rule in rules if "ExpirationInDays" in rule or "NoncurrentVersionExpiration" in rule
     ] == []
-    assert [rule["Id"] for rule in rules] == ["archive-all"]
+    assert [rule["Id"] for rule in rules] == ["archive-all", "abort-uploads-all"]
