@@ -54,12 +54,16 @@ from benchmarks.timing import machine, ms, table
 from engine.warpwar.game import Setup, WarpWar
 from engine.warpwar.mailgame import WarpWarMail
 from engine.warpwar.state import GameConfig, PlayerSpec, Scenario, Visibility
-from functions.host import turns
+from functions.host import due
 from functions.mail.codes import hash_code
 from functions.mail.ses import SesMailer, envelope_recipients
 from functions.resources import PK, SK, Resources, resources
 from functions.store import GameRecord, PlayerRecord, Store, provision
 from functions.store.keys import LOG_SK_PREFIX
+
+BOOKKEEPING = ("MSG#", "CLAIM#", "LIMIT#")
+"""Items the handler writes about mail, not game state: identities seen, claims on work done once,
+rate-limit counters (the mail-log entries are told apart by their sort key)."""
 
 DEFAULT_COUNT = 10_000
 QUICK_COUNT = 3
@@ -1325,7 +1329,7 @@ class Host:
                 if s.game_id == game_id
             ]
             opened = GameRecord(game_id=game_id, title=f"Hostile corpus, {visibility} game", status="open")
-            store.create_game(turns.start(opened, state, now), players, state)
+            store.create_game(due.start(opened, state, now), players, state)
         recorded_dynamodb = Recording(dynamodb, DYNAMODB_WRITES)
         recorded_s3 = Recording(s3, S3_WRITES)
         return cls(
@@ -1393,7 +1397,7 @@ class Host:
                 if sk.startswith(LOG_SK_PREFIX):
                     if "key" in item:
                         self.logged_keys.add(item["key"]["S"])
-                elif not pk.startswith("MSG#"):
+                elif not pk.startswith(BOOKKEEPING):
                     state_writes.append(f"{name} {pk} {sk}")
         state_writes += [
             f"s3 {name} {call.get('Bucket')} {call.get('Key')}"

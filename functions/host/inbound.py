@@ -159,7 +159,7 @@ def _handle(
     """``too_big``: the size of a mail over ``MAX_MAIL_BYTES``; ``refused``: the cap a mail
     passes; of either only the headers were read."""
     digest = content_digest(mail.message, raw)
-    earlier = mail.store.identify(identities(mail.message), mail.key, digest)
+    earlier = mail.store.identify(identities(mail.message, raw), mail.key, digest)
     if earlier is not None:
         return _duplicate(mail, earlier, digest)
     why = is_automatic(mail.message, mail.settings.mail_domain)

@@ -37,10 +37,23 @@ def dkim_identity(message: EmailMessage) -> str | None:
     return None
 
 
-def identities(message: EmailMessage) -> list[str]:
-    """Every identity of the mail: its Message-IDs, and its DKIM identity when signed."""
+def identities(message: EmailMessage, raw: bytes) -> list[str]:
+    """Every identity of the mail: its Message-IDs, and its DKIM identity when signed; a mail
+    with neither is known by its content (``content_identity``), so that the same mail stored
+    twice is not read twice."""
     dkim = dkim_identity(message)
-    return message_ids(message) + ([dkim] if dkim else [])
+    found = message_ids(message) + ([dkim] if dkim else [])
+    return found or [content_identity(message, raw)]
+
+
+def content_identity(message: EmailMessage, raw: bytes) -> str:
+    """``content:`` and a hash of who wrote the mail, when, about what, and its body: what is the
+    same in two deliveries of one mail (the trace headers that relays add aside)."""
+    digest = hashlib.sha256()
+    for name in ("From", "Date", "Subject", "To"):
+        digest.update(" ".join(_raw_headers(message, name)).encode("utf-8", "surrogateescape") + b"\x00")
+    digest.update(content_digest(message, raw).encode())
+    return "content:" + digest.hexdigest()
 
 
 def content_digest(message: EmailMessage, raw: bytes) -> str:

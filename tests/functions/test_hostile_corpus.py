@@ -4,15 +4,15 @@ against two running WarpWar games under moto, each held to the invariants of iss
 
 - the handler never fails (no outcome "failed", nothing escapes);
 - a mail that is not a valid order mail from the right player with the right code changes no
-  state (no write but its mail-log entries and seen-message record);
+  state (no write but its mail-log entries and the host's bookkeeping: identities seen, claims,
+  rate-limit counters);
 - every raw mail has a mail-log entry carrying its S3 key;
 - no reply carries a recipient or header the inbound mail injected;
 - valid orders (the control group) are accepted and stored.
 
 The full corpus (10,000 mails, with the replies counted per address) is the benchmark's:
-``python -m benchmarks.hostile_corpus``; docs/reliability.md has its figures and what it found.
-Where today's host breaks an invariant, only that mail's case is marked xfail (strict), naming
-the defect: the marks come off as the defects are fixed.
+``python -m benchmarks.hostile_corpus``; docs/reliability.md has its figures and what it found
+(every defect found is fixed: each variant that showed one is a case here).
 """
 
 from __future__ import annotations
@@ -61,68 +61,8 @@ def cases() -> list[tuple[Mail, ...]]:
     return found
 
 
-RECURSION = (
-    "F1: nesting ~1,000 deep makes email.message_from_bytes raise RecursionError in receive(), "
-    "outside every guard: the handler fails"
-)
-ANSWER_FAILS = (
-    "F2: answering a sender whose address is not plain ASCII or not well formed raises in "
-    "compose (email.headerregistry.Address): the handler fails"
-)
-FORGED = (
-    "F3: the host takes an address out of a From that is not one well-formed mailbox (two From, "
-    "several addresses, the address in the display name or a quoted local part): a forged From passes"
-)
-HIDDEN_FAIL = (
-    "F4: an unbalanced '(' or '\"' in an earlier clause of SES's Authentication-Results hides its "
-    "dmarc=fail from safety.parse_results"
-)
-OUT_OF_OFFICE = (
-    "F5: an auto-reply marked only by its Subject and X-Auto-Response-Suppress is not recognised, and "
-    "the orders it quotes are accepted"
-)
-UNLOGGED_DUPLICATE = "F6: a mail dropped as a duplicate (another key, same Message-ID) has no mail-log entry"
-TWICE = "F7: a mail without Message-ID is applied again when delivered under another key"
-JOIN_NAME = "F8: JOIN accepts a name with control characters (NUL, ESC, U+202E) and stores it"
-
-KNOWN: dict[str, str] = {
-    "deep nesting/21: multipart nested, orders first (stranger)": RECURSION,
-    "deep nesting/22: message/rfc822 in message/rfc822 (stranger)": RECURSION,
-    "deep nesting/23: nested, never closed (stranger)": RECURSION,
-    "deep nesting/25: multipart nested, orders innermost (stranger)": RECURSION,
-    "look-alike addresses/0: cyrillic e (player)": ANSWER_FAILS,
-    "look-alike addresses/1: idn homograph (player)": ANSWER_FAILS,
-    "look-alike addresses/3: fullwidth (player)": ANSWER_FAILS,
-    "look-alike addresses/6: zero width (player)": ANSWER_FAILS,
-    "look-alike addresses/7: combining (player)": ANSWER_FAILS,
-    "look-alike addresses/8: trailing dot (player)": ANSWER_FAILS,
-    "forged From/11: non-ASCII local part (player)": ANSWER_FAILS,
-    "forged From/12: control characters (player)": ANSWER_FAILS,
-    "forged From/1: two From, ours first (player)": FORGED,
-    "forged From/3: several addresses, ours first (player)": FORGED,
-    "forged From/5: address as display name (player)": FORGED,
-    "forged From/6: quoted local part (player)": FORGED,
-    "forged From/7: a@b@c (player)": FORGED,
-    "forged From/9: group (player)": FORGED,
-    "forged From/10: angle then text (player)": FORGED,
-    "verdict failures/1: DMARC fail behind an unbalanced parenthesis (player)": HIDDEN_FAIL,
-    "verdict failures/2: DMARC fail behind an unbalanced quote (player)": HIDDEN_FAIL,
-    "auto-replies and bounces/4: out-of-office quoting the orders (player)": OUT_OF_OFFICE,
-    "replays/3: same raw mail, another key (player)": UNLOGGED_DUPLICATE,
-    "replays/5: same Message-ID, other sender and body (stranger)": UNLOGGED_DUPLICATE,
-    "replays/11: no Message-ID, delivered twice (player)": TWICE,
-    "commands with hostile arguments/0: JOIN, control characters in the name (stranger)": JOIN_NAME,
-    "commands with hostile arguments/2: JOIN, terminal escapes (stranger)": JOIN_NAME,
-    "commands with hostile arguments/3: JOIN, hostile game id (stranger)": JOIN_NAME,
-}
-"""Case name -> the defect it shows today (docs/reliability.md, "Found"): each mark comes off
-when its defect is fixed (strict: a fixed defect fails the run until then)."""
-
-
 def _param(case: tuple[Mail, ...]) -> Any:
-    name = case[-1].name
-    marks = [pytest.mark.xfail(strict=True, reason=KNOWN[name])] if name in KNOWN else []
-    return pytest.param(case, id=name, marks=marks)
+    return pytest.param(case, id=case[-1].name)
 
 
 def test_the_benchmark_prints_a_row_per_category(capsys: pytest.CaptureFixture[str]) -> None:

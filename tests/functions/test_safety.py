@@ -100,6 +100,10 @@ def test_a_players_reply_is_not_automatic() -> None:
     assert automatic(SES_PASS) is None
 
 
+def test_a_subject_about_automatic_replies_is_a_person() -> None:
+    assert automatic("Subject: Re: automatic replies of the host\n") is None
+
+
 def test_auto_submitted_no_is_a_person() -> None:
     assert automatic("Auto-Submitted: no\n") is None
 
@@ -121,6 +125,12 @@ def test_auto_submitted_no_is_a_person() -> None:
         ("X-Precedence: auto_reply\n", "precedence: auto_reply"),
         ("List-Id: Star Fleet players <players.lists.example.org>\n", "mailing list: List-Id"),
         ("List-Unsubscribe: <mailto:leave@lists.example.org>\n", "mailing list: List-Unsubscribe"),
+        # Outlook's out-of-office, marked by its subject only
+        (
+            "Subject: Automatic reply: Orders\nX-Auto-Response-Suppress: All\n",
+            "auto-reply: subject 'automatic reply:'",
+        ),
+        ("Subject: Abwesenheitsnotiz: Orders\n", "auto-reply: subject 'abwesenheitsnotiz:'"),
     ],
 )
 def test_automatic_mail_is_recognised(headers: str, reason: str) -> None:
