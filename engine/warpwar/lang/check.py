@@ -71,6 +71,10 @@ WRONG_GAME = "these orders are for game {written}, but this is game {game}"
 WRONG_PLAYER = "these orders are signed by {written}, but you are {player}"
 WRONG_TURN = "these orders are for turn {written}, but it is turn {turn}"
 NO_SHIP = "you have no ship {ship}"
+BUILT_LATER = (
+    "{ship} is built in this Build event, after Holds are loaded and ships scrapped (rules III, Build "
+    "(a)-(c)): it can be {doing} from your next turn"
+)
 NOT_AT_YOUR_BASE = (
     "{ship} is at {where}, where you have no Base: {doing} needs a Base of yours there (rules IV)"
 )
@@ -320,8 +324,25 @@ def simulate(turn: TurnOrders, view: PlayerView) -> Simulation:
     for index, rearrange in indexed:
         if isinstance(rearrange, Rearrange):
             walker.carry_out(index, rearrange)
-    sim.findings.sort(key=lambda f: f.index)
+    sim.findings = sorted(
+        (_built_later(finding, turn.orders[finding.index], sim) for finding in sim.findings),
+        key=lambda f: f.index,
+    )
     return sim
+
+
+_BEFORE_BUILDING = {LoadHold: "loaded", UnloadHold: "unloaded", Scrap: "scrapped"}
+
+
+def _built_later(finding: Finding, order: TurnOrder, sim: Simulation) -> Finding:
+    """An order of the Build event's steps (a) and (b) for a ship built in step (c) of the same
+    event finds no ship, as in the engine: say why, rather than that the ship does not exist."""
+    doing = _BEFORE_BUILDING.get(type(order))
+    if doing is None or not isinstance(order, LoadHold | UnloadHold | Scrap):
+        return finding
+    if finding.message != NO_SHIP.format(ship=order.ship) or order.ship not in {b.name for b in sim.built}:
+        return finding
+    return Finding(finding.index, BUILT_LATER.format(ship=order.ship, doing=doing))
 
 
 def orders_turn(view: PlayerView) -> int:
