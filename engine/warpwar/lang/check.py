@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from engine.core.orderblock import Problem
-from engine.warpwar.build import SCRAP_DIVISOR, STEP_OF_ORDER, affordable_repair
+from engine.warpwar.build import STEP_OF_ORDER, affordable_repair, scrap_value
 from engine.warpwar.combat import transfer_needs
 from engine.warpwar.components import MISSILES_PER_BP, SHELLS_PER_BP, Attr, ceil_div, design_cost
 from engine.warpwar.hexgrid import adjacent
@@ -535,7 +535,7 @@ class _Orders:
     def scrap(self, order: Scrap) -> None:
         ship = self.own(order.ship)
         base = self.base_under(ship, "scrapping")
-        bp = ship.value() // SCRAP_DIVISOR
+        bp = scrap_value(ship)
         for uid in ship.carrying:
             self.sim.ships[uid.split(".", 1)[1]].carried_by = None
         base.stockpile += bp + ship.cargo
