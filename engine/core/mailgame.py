@@ -117,3 +117,8 @@ class MailGame(Protocol):
     def help_text(self) -> str:
         """A short summary of the game's order language, for HELP."""
         ...
+
+    def help_topic(self, topic: str) -> str | None:
+        """The answer to ``HELP <topic>`` (any case; e.g. WarpWar's ``HELP CRT``), or None when
+        the game has no such topic: the host then answers with the general HELP."""
+        ...

@@ -27,6 +27,10 @@ class Cell(_Frozen):
     x: float
     y: float
     fill: str | None = Field(None, description="Tint of the cell; None: the picture's cell colour")
+    label: str = Field("", description="The cell's id, printed small in it and its tooltip")
+    key: bool = Field(
+        False, description="Label it even when the map is drawn too small to label every cell (a star's)"
+    )
 
 
 class Marker(_Frozen):
@@ -45,6 +49,16 @@ class Marker(_Frozen):
     detail: bool = Field(False, description="A detail label: left out when the map is drawn too small")
     classes: tuple[str, ...] = ()
     title: str = Field("", description="Longer text for a zoomable image's tooltip")
+
+
+class RulerMark(_Frozen):
+    """A cell id printed outside the board's edge, beside the edge cell it names: read across
+    from it to find a cell's id on a map drawn too small to label every cell."""
+
+    x: float
+    y: float
+    text: str
+    side: Literal["above", "left"]
 
 
 class Line(_Frozen):
@@ -78,7 +92,8 @@ class LegendEntry(_Frozen):
 
 
 class Picture(_Frozen):
-    """Everything to draw, back to front: cells, lines, arrows, markers; then title and legend."""
+    """Everything to draw, back to front: cells, lines, arrows, markers; then the ruler, title
+    and legend."""
 
     title: str
     subtitle: str = ""
@@ -90,6 +105,7 @@ class Picture(_Frozen):
     lines: tuple[Line, ...] = ()
     arrows: tuple[Arrow, ...] = ()
     markers: tuple[Marker, ...] = ()
+    ruler: tuple[RulerMark, ...] = ()
     legend: tuple[LegendEntry, ...] = ()
 
     def bounds(self) -> tuple[float, float, float, float]:

@@ -24,8 +24,10 @@ from engine.warpwar.components import (
     SHELLS_PER_BP,
     Attr,
     Attributes,
+    attributes_worth,
     ceil_div,
     design_cost,
+    hull_cost,
 )
 from engine.warpwar.context import Step
 from engine.warpwar.economy import bank_star_pools
@@ -272,12 +274,12 @@ class BuildEvent:
     # --- (b) Scrapping ---
 
     def scrap(self, order: Scrap) -> str:
-        """ "Ships may be scrapped for 1/2 their current total BP value" (rounded down) "only at Bases
-        during the Build event". BP in its Holds go to the Base; Systemships it carries are set
-        down at the star, not scrapped with it."""
+        """ "Ships may be scrapped for 1/2 their current total BP value" (``scrap_value``) "only at
+        Bases during the Build event". BP in its Holds go to the Base; Systemships it carries are
+        set down at the star, not scrapped with it."""
         ship = self.own_ship(order.ship)
         base = self.own_base(ship.location, f"{ship.name} cannot be scrapped", BUILD_RULE)
-        value = ship.value() // SCRAP_DIVISOR
+        value = scrap_value(ship)
         for uid in list(ship.carrying):
             self.set_down(ship, self.state.ships[uid])
         if ship.cargo:
@@ -599,6 +601,14 @@ class BuildEvent:
         rest = tuple(a for a in DEFAULT_DAMAGE_PRIORITY if a not in order.priority)
         ship.damage_priority = (*order.priority, *rest)
         return ""
+
+
+def scrap_value(ship: Ship) -> int:
+    """Half the ship's current total BP value, rounded down once over the whole ship, where a
+    part-lot of Missiles, Shells or Armor counts as its share of the lot's BP
+    (docs/rules-interpretations.md, 78): W1 with PD=4 M=1 is worth 5 + 4 + 1/3, and scraps for 4."""
+    worth = attributes_worth(ship.current, ship.tech_level) + hull_cost(ship.warp_generator, ship.repair_bay)
+    return worth // SCRAP_DIVISOR
 
 
 def affordable_repair(wanted: dict[Attr, int], funds: int) -> tuple[dict[Attr, int], int]:

@@ -10,6 +10,7 @@ explode when everything else is gone, so they are flags on the ship rather than 
 from __future__ import annotations
 
 from enum import StrEnum
+from fractions import Fraction
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -110,6 +111,25 @@ def attributes_cost(attrs: Attributes, tech_level: int) -> int:
         + ceil_div(attrs.SH, SHELLS_PER_BP)
         + attrs.E
         + ceil_div(attrs.A, armor_per_bp(tech_level))
+        + attrs.H
+        + attrs.SR
+    )
+
+
+def attributes_worth(attrs: Attributes, tech_level: int) -> Fraction:
+    """What these attributes are worth, exactly: Missiles, Shells and Armor are bought by the lot,
+    and a part-lot (one Missile left of a lot of 3) is worth its share of the lot's BP, not the
+    whole BP (docs/rules-interpretations.md, 78)."""
+    return (
+        attrs.PD
+        + attrs.B
+        + attrs.S
+        + attrs.T
+        + Fraction(attrs.M, MISSILES_PER_BP)
+        + attrs.C
+        + Fraction(attrs.SH, SHELLS_PER_BP)
+        + attrs.E
+        + Fraction(attrs.A, armor_per_bp(tech_level))
         + attrs.H
         + attrs.SR
     )

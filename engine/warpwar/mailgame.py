@@ -18,6 +18,7 @@ from collections.abc import Sequence
 
 from engine.core.mailgame import Earlier, Reading, ScopedOrders, combat_scope, no_earlier, turn_scope
 from engine.core.orderblock import Header, Problem
+from engine.warpwar import crt
 from engine.warpwar.lang.ack import Acknowledgement, acknowledge
 from engine.warpwar.lang.check import orders_turn, where
 from engine.warpwar.lang.context import LangContext
@@ -52,7 +53,31 @@ WarpWar orders, in short (the players' guide has everything):
 
 A later mail replaces your earlier orders for the turn, unless it says ADD.
 Easiest: reply to your results mail and fill in the orders sheet at its end.
+HELP CRT answers with the Combat Results Table and how to read it.
 """
+
+CRT_HELP = f"""\
+WarpWar's Combat Results Table (rules VI)
+
+For each weapon fired, take the firing ship's Drive (a Missile's own D)
+minus the target ship's Drive; read the firing ship's tactic row (a
+Missile always ATTACKs) for that difference, and the target ship's
+tactic column.
+
+{crt.table_text()}
+
+Hit: a Beam does its power in hits, a Missile 2, a Shell 1 each, plus
+the firer's tech level (once per burst of Shells); Hit +1 and Hit +2 add
+1 or 2. The target's powered Screen (plus its tech level) takes that
+many hits off all hits of the round. Escapes: a RETREATing ship gets
+away if every enemy ship that fired at it (not Missiles) gets Escapes.
+
+Worked example, from the rules:
+
+{crt.worked_example()}
+"""
+HELP_TOPICS = {"CRT": CRT_HELP}
+"""``HELP <topic>`` answers: the topic's word in capitals."""
 
 
 class WarpWarMail:
@@ -101,6 +126,9 @@ class WarpWarMail:
 
     def help_text(self) -> str:
         return HELP
+
+    def help_topic(self, topic: str) -> str | None:
+        return HELP_TOPICS.get(topic.strip().upper())
 
 
 def _with_notes(ack: Acknowledgement, notes: Sequence[str]) -> Acknowledgement:

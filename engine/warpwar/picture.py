@@ -15,7 +15,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from math import sqrt
 
-from engine.core.picture import Arrow, Cell, LegendEntry, Line, Marker, Picture, Point
+from engine.core.picture import Arrow, Cell, LegendEntry, Line, Marker, Picture, Point, RulerMark
 from engine.warpwar.events import AnyEvent, ShipMoved
 from engine.warpwar.hexgrid import coords
 from engine.warpwar.ships import Ship
@@ -63,7 +63,29 @@ def map_picture(view: PlayerView, events: Sequence[AnyEvent] = ()) -> Picture:
             *_own_fleets(view),
             *_sighted_fleets(view.enemy_ships, stars, colours),
         ),
+        ruler=_ruler(view.hexes),
         legend=_legend(view, colours),
+    )
+
+
+def _ruler(hexes: Sequence[str]) -> tuple[RulerMark, ...]:
+    """The id of the top hex of each screen column, above it, and of the left hex of each
+    screen row, left of it: on a map too large to print every hex's id, a player reads a hex's
+    id off the edges (one screen column across is (c+1, r-1) or (c, r-1) ..., see ``centre``)."""
+    top: dict[float, Point] = {}
+    left: dict[float, Point] = {}
+    ids: dict[Point, str] = {}
+    for hex_ in hexes:
+        x, y = point = centre(hex_)
+        ids[point] = hex_
+        if x not in top or y < top[x][1]:
+            top[x] = point
+        row = round(y / HALF_HEIGHT)
+        if row not in left or x < left[row][0]:
+            left[row] = point
+    return (
+        *(RulerMark(x=p[0], y=p[1], text=ids[p], side="above") for _, p in sorted(top.items())),
+        *(RulerMark(x=p[0], y=p[1], text=ids[p], side="left") for _, p in sorted(left.items())),
     )
 
 
@@ -80,7 +102,8 @@ def _tint(colour: str) -> str:
 def _cell(hex_: str, star: StarView | None, colours: dict[str, str]) -> Cell:
     x, y = centre(hex_)
     owner = star.owner if star is not None else None
-    return Cell(id=hex_, x=x, y=y, fill=_tint(colours.get(owner, "#888888")) if owner else None)
+    fill = _tint(colours.get(owner, "#888888")) if owner else None
+    return Cell(id=hex_, x=x, y=y, fill=fill, label=hex_, key=star is not None)
 
 
 def _warpline(a: str, b: str) -> Line:

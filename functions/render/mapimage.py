@@ -19,7 +19,7 @@ from typing import Literal
 
 import resvg_py
 
-from engine.core.picture import Arrow, LegendEntry, Marker, Picture, Point
+from engine.core.picture import Arrow, Cell, LegendEntry, Marker, Picture, Point, RulerMark
 from functions.render import fonts
 
 WIDTH = 600
@@ -31,6 +31,17 @@ DETAIL_SCALE = 16.0
 map they would cover each other; the SVG's tooltips and the report's tables still name them."""
 MAX_SCALE = 44.0
 """Pixels per cell radius at most (a tiny map is not blown up to absurd hexes)."""
+ID_SCALE = 14.0
+"""Pixels per cell radius from which every cell's id is printed in it (4 digits at ``ID_SIZE``
+fit a hex's top half); below it only key cells (stars) get theirs, and the ruler is drawn."""
+MAX_WIDTH = 1800
+"""The widest image: a map too large for ``ID_SCALE`` at ``WIDTH`` is drawn wider, up to this (the
+reader zooms the PNG, or opens the attached SVG), rather than split into pieces whose edges
+would cut warplines and fleets apart (docs/players.md, "The map")."""
+ID_SIZE = 7
+ID_COLOUR = "#8a94a3"
+ID_RISE = 0.6
+"""A cell id's centre above the cell's centre, in cell radii: clear of the star drawn there."""
 TITLE_SIZE = 20
 SUBTITLE_SIZE = 14
 LEGEND_SIZE = 14
@@ -79,12 +90,13 @@ class Text:
 
 @dataclass(frozen=True)
 class Hexes:
-    """Many same-sized hex cells with one fill (one SVG path)."""
+    """Many same-sized hex cells with one fill (one SVG group), each with its id as tooltip."""
 
     centres: tuple[Point, ...]
     radius: float
     fill: str
     outline: str
+    titles: tuple[str, ...] = ()
 
 
 Shape = Poly | Circle | Text | Hexes
@@ -114,27 +126,119 @@ class Frame:
 
 
 def canvas(picture: Picture, width: int = WIDTH) -> Canvas:
-    """Lay the picture out ``width`` pixels wide: title, map, legend below it."""
+    """Lay the picture out ``width`` pixels wide (wider, up to ``MAX_WIDTH``, for a map that would
+    be too small to read): title, map, legend below it. Every label lies inside the image: a
+    label reaching past the sides shrinks the map to fit, one reaching above or below it moves
+    the map down or the legend down."""
+    left, _, right, _ = picture.bounds()
+    span = right - left
+    if (width - 2 * MARGIN) / span < ID_SCALE:
+        width = max(width, min(MAX_WIDTH, math.ceil(span * ID_SCALE + 2 * MARGIN)))
+    scale = min(MAX_SCALE, (width - 2 * MARGIN) / span)
+    rise = sink = 0.0
+    drawn, texts, map_top, map_bottom = _draw(picture, width, scale, rise, sink)
+    for _ in range(4):
+        boxes = [text_box(t) for t in texts]
+        if not boxes:
+            break
+        over = max(0.0, -min(b[0] for b in boxes)) + max(0.0, max(b[2] for b in boxes) - width)
+        up = max(0.0, map_top - min(b[1] for b in boxes))
+        down = max(0.0, max(b[3] for b in boxes) - map_bottom - sink)
+        if over == 0 and up == 0 and down == 0:
+            break
+        if over:
+            scale *= 1 - (over + 1) / (span * scale)
+        rise, sink = rise + up, sink + down
+        drawn, texts, map_top, map_bottom = _draw(picture, width, scale, rise, sink)
+    return drawn
+
+
+def _draw(
+    picture: Picture, width: int, scale: float, rise: float, sink: float
+) -> tuple[Canvas, list[Text], float, float]:
+    """The canvas at this scale, the map's labels, the title's bottom and the map's bottom (the
+    map is drawn ``rise`` pixels below the title, the legend ``sink`` pixels below the map, to
+    make room for labels)."""
     left, top, right, bottom = picture.bounds()
-    scale = min(MAX_SCALE, (width - 2 * MARGIN) / (right - left))
     title_height = MARGIN + TITLE_SIZE + 6 + (SUBTITLE_SIZE + 6 if picture.subtitle else 0)
     map_width = (right - left) * scale
-    frame = Frame(scale=scale, dx=(width - map_width) / 2 - left * scale, dy=title_height - top * scale)
-    map_bottom = title_height + (bottom - top) * scale
-    legend, legend_height = _legend(picture.legend, width, map_bottom + 10, picture.label_colour)
-    height = math.ceil(map_bottom + 10 + legend_height + MARGIN)
+    frame = Frame(
+        scale=scale, dx=(width - map_width) / 2 - left * scale, dy=title_height + rise - top * scale
+    )
+    map_bottom = title_height + rise + (bottom - top) * scale
+    legend, legend_height = _legend(picture.legend, width, map_bottom + sink + 10, picture.label_colour)
+    height = math.ceil(map_bottom + sink + 10 + legend_height + MARGIN)
     out = Canvas(width=width, height=height, background=picture.background)
     out.shapes += _title(picture, width)
     out.shapes += _cells(picture, frame)
+    # Labels after every marker, so no marker covers a name; ids under everything, and left
+    # out where a name's plate would cut them (the SVG's tooltip still has them).
+    labels = [t for m in picture.markers if (t := _label(m, frame, picture.label_colour))]
+    if frame.scale < ID_SCALE:
+        labels += _ruler(picture.ruler, frame)
+    plates = [text_box(t) for t in labels]
+    ids = [t for t, key in _cell_ids(picture.cells, frame) if key or not _covered(text_box(t), plates)]
+    out.shapes += ids
     out.shapes += [_line(line.a, line.b, line.colour, line.width, frame) for line in picture.lines]
     for arrow in picture.arrows:
         out.shapes += _arrow(arrow, frame)
     for marker in picture.markers:
         out.shapes.append(_marker(marker, frame))
-    # Labels after every marker, so no marker covers a name.
-    out.shapes += [t for m in picture.markers if (t := _label(m, frame, picture.label_colour))]
+    out.shapes += labels
     out.shapes += legend
-    return out
+    return out, [*ids, *labels], title_height, map_bottom
+
+
+def text_box(text: Text) -> Box:
+    """``(left, top, right, bottom)`` of a text as drawn, its plate included."""
+    anchor, offset = _SVG_ANCHOR[text.anchor]
+    width = fonts.text_width(text.text, text.size, bold=text.bold)
+    baseline = text.y + offset * text.size
+    left = text.x - width * _ANCHOR_SHARE[anchor] - PLATE_PAD
+    return (
+        left,
+        baseline - PLATE_ASCENT * text.size,
+        left + width + 2 * PLATE_PAD,
+        baseline + PLATE_DESCENT * text.size,
+    )
+
+
+Box = tuple[float, float, float, float]
+
+
+def _covered(box: Box, plates: Sequence[Box]) -> bool:
+    return any(box[0] < p[2] and p[0] < box[2] and box[1] < p[3] and p[1] < box[3] for p in plates)
+
+
+def _cell_ids(cells: Sequence[Cell], frame: Frame) -> list[tuple[Text, bool]]:
+    """Each cell's id, small and light, in the top of the cell, and whether the cell is a key
+    one: every cell's when they fit, else only the key cells' (stars)."""
+    every = frame.scale >= ID_SCALE
+    return [
+        (Text(x, y - ID_RISE * frame.scale, cell.label, ID_SIZE, ID_COLOUR, "middle", halo=False), cell.key)
+        for cell in cells
+        if cell.label and (every or cell.key)
+        for x, y in (frame.at(cell.x, cell.y),)
+    ]
+
+
+def _ruler(marks: Sequence[RulerMark], frame: Frame) -> list[Text]:
+    """The edge cells' ids outside the board, leaving out a mark that would overlap the last one."""
+    shown: list[Text] = []
+    last: dict[str, Box] = {}
+    for mark in marks:
+        x, y = frame.at(mark.x, mark.y)
+        if mark.side == "above":
+            text = Text(x, y - 0.87 * frame.scale - 2, mark.text, ID_SIZE, ID_COLOUR, "bottom", halo=False)
+        else:
+            text = Text(x - frame.scale - 2, y, mark.text, ID_SIZE, ID_COLOUR, "right", halo=False)
+        box = text_box(text)
+        before = last.get(mark.side)
+        if before is not None and box[0] < before[2] and box[1] < before[3] and before[1] < box[3]:
+            continue
+        last[mark.side] = box
+        shown.append(text)
+    return shown
 
 
 def _title(picture: Picture, width: int) -> list[Shape]:
@@ -150,12 +254,18 @@ def _title(picture: Picture, width: int) -> list[Shape]:
 
 
 def _cells(picture: Picture, frame: Frame) -> list[Shape]:
-    by_fill: dict[str, list[Point]] = defaultdict(list)
+    by_fill: dict[str, list[Cell]] = defaultdict(list)
     for cell in picture.cells:
-        by_fill[cell.fill or picture.cell_colour].append(frame.at(cell.x, cell.y))
+        by_fill[cell.fill or picture.cell_colour].append(cell)
     return [
-        Hexes(centres=tuple(points), radius=frame.scale, fill=fill, outline=picture.cell_outline)
-        for fill, points in by_fill.items()
+        Hexes(
+            centres=tuple(frame.at(c.x, c.y) for c in cells),
+            radius=frame.scale,
+            fill=fill,
+            outline=picture.cell_outline,
+            titles=tuple(c.label for c in cells),
+        )
+        for fill, cells in by_fill.items()
     ]
 
 
@@ -332,15 +442,17 @@ def _hex_corners(x: float, y: float, r: float) -> list[Point]:
 
 def _svg(shape: Shape) -> str:
     if isinstance(shape, Hexes):
-        path = "".join(
-            "M" + "L".join(f"{_n(x)},{_n(y)}" for x, y in _hex_corners(cx, cy, shape.radius)) + "Z"
-            for cx, cy in shape.centres
+        # One path per cell, so that each shows its id on hover (its <title>). Crisp, not
+        # anti-aliased: a grid of hairlines in blended shades would be most of the PNG's bytes.
+        paths = "".join(
+            '<path d="M'
+            + "L".join(f"{_n(x)},{_n(y)}" for x, y in _hex_corners(cx, cy, shape.radius))
+            + (f'Z"><title>{escape(title)}</title></path>' if title else 'Z"/>')
+            for (cx, cy), title in zip(shape.centres, shape.titles or ("",) * len(shape.centres), strict=True)
         )
-        # Crisp, not anti-aliased: a grid of hairlines in blended shades would be most of the
-        # PNG's bytes, and it reads as well.
         return (
-            f'<path d="{path}" fill="{_attr(shape.fill)}" stroke="{_attr(shape.outline)}" '
-            'shape-rendering="crispEdges"/>'
+            f'<g fill="{_attr(shape.fill)}" stroke="{_attr(shape.outline)}" shape-rendering="crispEdges">'
+            f"{paths}</g>"
         )
     if isinstance(shape, Poly):
         fill = _attr(shape.fill) if shape.fill else "none"

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.warpwar.build import run_build_event
+from engine.warpwar.build import run_build_event, scrap_value
 from engine.warpwar.components import Attr, Attributes
 from engine.warpwar.context import Step
 from engine.warpwar.economy import collect_income
@@ -427,6 +427,55 @@ def test_ship_is_scrapped_at_a_base_for_half_its_current_value_rounded_down() ->
     assert state.bases["0103"].stockpile == 9
     mine, theirs = [e for e in step.events if isinstance(e, ShipScrapped)]
     assert (mine.bp, mine.visible_to, theirs.bp, theirs.visible_to) == (9, ("P1",), 0, ("P2",))
+
+
+@pytest.mark.parametrize(
+    ("record", "bp"),
+    [
+        ("W1: TL0 PD=4 M={3}1", 4),  # 5 + 4 + 1/3 Missile lot = 9 1/3: not 10 with the lot counted whole
+        ("W1: TL0 PD=4 A={4}1", 4),  # 5 + 4 + 1/2 Armor lot = 9 1/2
+        ("W1: TL1 PD=4 A=4", 5),  # 5 + 4 + 4/3 (3 Armor per BP at TL1) = 10 1/3
+        ("W1: TL0 PD=4 M={3}2 SH={6}4", 5),  # 9 + 2/3 + 2/3 = 10 1/3: the parts add up before halving
+        ("S1: TL0 SH={6}5", 0),  # 5/6 of a BP
+    ],
+)
+def test_a_part_lot_is_scrapped_for_its_share_of_the_lot(record: str, bp: int) -> None:
+    """ "Ships may be scrapped for 1/2 their current total BP value": Missiles, Shells and Armor are
+    bought by the lot, and a part-lot is worth its share of it (docs/rules-interpretations.md, 78)."""
+    state = make_state(turn=3)
+    add_ship(state, record, location="0101")
+    before = state.bases["0101"].stockpile
+    name = record.split(":", 1)[0]
+
+    step, results = run(state, Scrap(ship=name))
+
+    assert statuses(results) == [DONE]
+    assert state.bases["0101"].stockpile - before == bp
+    [scrapped, _] = [e for e in step.events if isinstance(e, ShipScrapped)]
+    assert scrapped.bp == bp
+
+
+@given(
+    pd=st.integers(0, 12),
+    missiles=st.integers(0, 12),
+    shells=st.integers(0, 20),
+    armor=st.integers(0, 12),
+    tech_level=st.integers(0, 4),
+    fired=st.integers(0, 12),
+)
+@settings(max_examples=60, deadline=None)
+def test_scrapping_never_pays_more_than_half_the_cost_and_full_lots_pay_exactly_half(
+    pd: int, missiles: int, shells: int, armor: int, tech_level: int, fired: int
+) -> None:
+    built = Attributes(PD=pd, M=missiles, SH=shells, A=armor, B=1)
+    ship = Ship(
+        name="W1", owner="P1", tech_level=tech_level, built_turn=1, warp_generator=True,
+        built=built, current=built.replace(M=max(0, missiles - fired)), location="0101",
+    )  # fmt: skip
+    assert scrap_value(ship) <= ship.value() // 2
+    full_lots = missiles % 3 == shells % 6 == armor % (2 + tech_level) == 0
+    if full_lots and fired == 0:
+        assert scrap_value(ship) == ship.value() // 2
 
 
 def test_ship_cannot_be_scrapped_away_from_a_base_of_yours() -> None:

@@ -3,6 +3,9 @@ rules' table made here independently of engine/warpwar/crt.py, and the rules' CR
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 
 from engine.warpwar import crt
@@ -95,3 +98,52 @@ def test_missile_fire_example_drive_four_against_drive_three_is_hit_plus_two() -
     difference = 4 - 3
     assert crt.row_label(Tactic.ATTACK, difference) == "ATTACK (0, +1)"
     assert crt.read(Tactic.ATTACK, difference, Tactic.ATTACK) is Result.HIT_PLUS_2
+
+
+# --- The table as players read it (docs/players.md, HELP CRT) ---
+
+GUIDE = Path(__file__).resolve().parents[2] / "docs" / "players.md"
+
+
+def test_the_table_text_has_every_row_of_the_rules_table_in_order() -> None:
+    lines = crt.table_text().splitlines()
+    assert lines[1].split() == ["Firing", "Drive", *COLUMNS]
+    rows = [line for line in lines if any(f"  {r}" in line for r in ("Miss", "Hit", "Escapes"))]
+    expected = [
+        [firing if number == 0 else "", label, *results]
+        for firing, bands in RULES_CRT.items()
+        for number, (_, _, label, results) in enumerate(bands)
+    ]
+    read = [[cell.strip() for cell in _cells(row)] for row in rows]
+    assert read == expected
+    assert max(len(line) for line in lines) <= 48  # a phone's mail client shows it without wrapping
+
+
+def _cells(row: str) -> list[str]:
+    """A row split at its columns (two or more spaces), the tactic cell kept empty when blank."""
+    cells = re.split(r"\s{2,}", row.strip())
+    return ["", *cells] if row.startswith(" ") else cells
+
+
+def test_the_worked_example_gives_the_rules_numbers() -> None:
+    """Rules VI: "The two Missiles inflict 5 and 4 hits, respectively, for a total of 9 hits ...
+    leaving 8 effective hits", and W4's Beam reads "ATTACK (-1,-2) ... DODGE ... MISS"."""
+    example = crt.worked_example()
+    for words in ("ATTACK (0, +1)", "Hit +2", "= 5 hits", "ATTACK (+2)", "= 4 hits", "8 effective hits"):
+        assert words in example
+    assert "row ATTACK (-1, -2),\n  S35's column DODGE: Miss" in example
+
+
+def test_the_players_guide_shows_the_table_and_example_made_from_the_data() -> None:
+    guide = GUIDE.read_text(encoding="utf-8")
+    for marker, text in (("crt", crt.table_text()), ("crt-example", crt.worked_example())):
+        block = guide[guide.index(f"<!-- {marker}:begin -->") : guide.index(f"<!-- {marker}:end -->")]
+        assert block.split("```")[1].strip("\n") == text
+
+
+def test_the_guides_planning_hints_hold() -> None:
+    """docs/players.md, "The Combat Results Table": the three hints under the table."""
+    a, d, r = Tactic.ATTACK, Tactic.DODGE, Tactic.RETREAT
+    assert all(not crt.read(d, diff, r).hits for diff in range(-12, 13))
+    assert all(crt.read(a, diff, t).hits and not crt.read(a, diff, a).hits for diff in (3, 4) for t in (d, r))
+    assert crt.read(a, 0, a) is crt.read(a, 1, a) is Result.HIT_PLUS_2

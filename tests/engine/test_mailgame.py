@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from engine.core.mailgame import CombatScope, MailGame, Reading, combat_parts, combat_scope, turn_scope
 from engine.games import MAIL_GAMES
+from engine.warpwar import crt
 from engine.warpwar.lang.ack import Acknowledgement
 from engine.warpwar.lang.messages import REPLACES_EARLIER_MAIL
 from engine.warpwar.mailgame import WarpWarMail
@@ -180,6 +181,17 @@ def test_help_is_short_and_names_the_header() -> None:
     assert max(len(line) for line in text.splitlines()) <= 78
     for word in ("GAME", "PLAYER", "TURN", "CODE", "ADD", "CHECK", "END"):
         assert word in text
+
+
+def test_help_crt_is_the_combat_results_table_with_the_rules_example() -> None:
+    text = GAME.help_topic("crt")
+    assert text is not None
+    assert crt.table_text() in text
+    assert crt.worked_example() in text
+    assert max(len(line) for line in text.splitlines()) <= 78
+    assert GAME.help_topic(" CRT ") == text
+    assert GAME.help_topic("nonsense") is None
+    assert "HELP CRT" in GAME.help_text()
 
 
 def test_warpwar_is_registered_for_mail() -> None:

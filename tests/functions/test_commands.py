@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.core.orderblock import find_block
+from engine.warpwar import crt
 from functions.host.commands.message import MESSAGE_CODE
 from functions.host.commands.reading import MAX_MESSAGE, Command, checked_body, find_command, message_text
 from functions.host.dates import read_date, read_days, read_period, read_zone, zone_suggestions
@@ -143,6 +144,25 @@ def test_help_answers_the_sender_with_the_commands_and_the_order_language() -> N
     ):
         assert word in text_of(reply)
     assert max(len(line) for line in text_of(reply).splitlines()) <= 78
+
+
+def test_help_crt_answers_with_the_combat_results_table_alone() -> None:
+    store, mailer = hosted(), ListMailer()
+    outcome = deliver(store, raw_mail("HELP CRT", sender="new@example.com"), mailer)
+    assert (outcome.status, outcome.command) == ("command", "HELP")
+    [reply] = mailer.sent
+    text = text_of(reply)
+    assert crt.table_text() in text
+    assert "ATTACK (0, +1)" in text
+    assert "JOIN <game> <name>" not in text
+
+
+def test_help_on_an_unknown_topic_is_the_general_help() -> None:
+    store, mailer = hosted(), ListMailer()
+    deliver(store, raw_mail("help me please", sender="new@example.com"), mailer)
+    [reply] = mailer.sent
+    assert "JOIN <game> <name>" in text_of(reply)
+    assert "MOVE W3" in text_of(reply)
 
 
 def test_help_is_not_sent_to_mail_failing_dmarc() -> None:

@@ -10,9 +10,25 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine.core.picture import Picture
+from engine.warpwar.mapgen import MapSpec, generate_map
 from engine.warpwar.picture import map_picture
+from engine.warpwar.state import GameConfig, PlayerSpec
+from engine.warpwar.turn import new_game
+from engine.warpwar.views import player_view
 from functions.render import fonts
-from functions.render.mapimage import LEGEND_SIZE, Anchor, Canvas, Text, canvas, png_bytes, svg_text
+from functions.render.mapimage import (
+    LEGEND_SIZE,
+    MAX_WIDTH,
+    WIDTH,
+    Anchor,
+    Canvas,
+    Text,
+    canvas,
+    png_bytes,
+    svg_text,
+    text_box,
+)
 from functions.render.sample import sample_game
 from tests.functions import pngfile
 
@@ -118,3 +134,50 @@ def test_a_width_adds_up_by_character_and_grows_with_the_size(a: str, b: str, si
     assert fonts.text_width(a + b, size) == fonts.text_width(a, size) + fonts.text_width(b, size)
     assert fonts.text_width(a, 2 * size) == 2 * fonts.text_width(a, size)
     assert fonts.text_width(a, size) >= 0
+
+
+# --- Hex ids: printed on the map, a tooltip per hex, and never a label cut off ---
+
+
+def picture_of(spec: MapSpec, seed: int = 3) -> Picture:
+    star_map = generate_map(spec, seed)
+    players = tuple(PlayerSpec(id=f"P{i + 1}", name=f"Player {i + 1}") for i in range(spec.players))
+    state = new_game(GameConfig(game_id="g", players=players), star_map, seed).state
+    return map_picture(player_view(state, "P1"))
+
+
+def test_the_classic_map_prints_every_hex_id_and_shows_it_on_hover() -> None:
+    svg = sample_svg()
+    hexes = sample_game().view("Red").hexes
+    printed = set(re.findall(r">(\d{4})</text>", svg))
+    titled = re.findall(r"<path d=\"M[^\"]+\"><title>(\d{4})</title></path>", svg)
+    assert sorted(titled) == sorted(hexes)
+    # Every id is printed, but for those a star's name covers (their tooltip has them)
+    assert len(printed) >= 0.9 * len(hexes)
+    assert printed <= set(hexes)
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        MapSpec(players=2),
+        MapSpec(players=3, width=40, height=12),
+        MapSpec(players=2, width=8, height=50),
+        MapSpec(players=4, width=100, height=20),
+    ],
+    ids=["default", "wide", "tall", "large"],
+)
+def test_no_label_reaches_outside_the_image_and_large_maps_keep_star_ids(spec: MapSpec) -> None:
+    picture = picture_of(spec)
+    drawn = canvas(picture)
+    texts = [shape for shape in drawn.shapes if isinstance(shape, Text)]
+    for text in texts:
+        left, top, right, bottom = text_box(text)
+        assert left >= 0 and right <= drawn.width and top >= 0 and bottom <= drawn.height, text
+    stars = {cell.label for cell in picture.cells if cell.key}
+    assert stars <= {t.text for t in texts}
+    assert WIDTH <= drawn.width <= MAX_WIDTH
+    if drawn.width < MAX_WIDTH:  # a map that fits is drawn large enough to label every hex
+        assert {cell.label for cell in picture.cells} <= {t.text for t in texts} | set(
+            re.findall(r"<title>(\d{4})</title>", svg_text(drawn))
+        )

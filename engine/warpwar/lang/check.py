@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from engine.core.orderblock import Problem
-from engine.warpwar.build import SCRAP_DIVISOR, STEP_OF_ORDER, affordable_repair
+from engine.warpwar.build import STEP_OF_ORDER, affordable_repair, scrap_value
 from engine.warpwar.combat import transfer_needs
 from engine.warpwar.components import MISSILES_PER_BP, SHELLS_PER_BP, Attr, ceil_div, design_cost
 from engine.warpwar.hexgrid import adjacent
@@ -71,6 +71,10 @@ WRONG_GAME = "these orders are for game {written}, but this is game {game}"
 WRONG_PLAYER = "these orders are signed by {written}, but you are {player}"
 WRONG_TURN = "these orders are for turn {written}, but it is turn {turn}"
 NO_SHIP = "you have no ship {ship}"
+BUILT_LATER = (
+    "{ship} is built in this Build event, after Holds are loaded and ships scrapped (rules III, Build "
+    "(a)-(c)): it can be {doing} from your next turn"
+)
 NOT_AT_YOUR_BASE = (
     "{ship} is at {where}, where you have no Base: {doing} needs a Base of yours there (rules IV)"
 )
@@ -320,8 +324,25 @@ def simulate(turn: TurnOrders, view: PlayerView) -> Simulation:
     for index, rearrange in indexed:
         if isinstance(rearrange, Rearrange):
             walker.carry_out(index, rearrange)
-    sim.findings.sort(key=lambda f: f.index)
+    sim.findings = sorted(
+        (_built_later(finding, turn.orders[finding.index], sim) for finding in sim.findings),
+        key=lambda f: f.index,
+    )
     return sim
+
+
+_BEFORE_BUILDING = {LoadHold: "loaded", UnloadHold: "unloaded", Scrap: "scrapped"}
+
+
+def _built_later(finding: Finding, order: TurnOrder, sim: Simulation) -> Finding:
+    """An order of the Build event's steps (a) and (b) for a ship built in step (c) of the same
+    event finds no ship, as in the engine: say why, rather than that the ship does not exist."""
+    doing = _BEFORE_BUILDING.get(type(order))
+    if doing is None or not isinstance(order, LoadHold | UnloadHold | Scrap):
+        return finding
+    if finding.message != NO_SHIP.format(ship=order.ship) or order.ship not in {b.name for b in sim.built}:
+        return finding
+    return Finding(finding.index, BUILT_LATER.format(ship=order.ship, doing=doing))
 
 
 def orders_turn(view: PlayerView) -> int:
@@ -514,7 +535,7 @@ class _Orders:
     def scrap(self, order: Scrap) -> None:
         ship = self.own(order.ship)
         base = self.base_under(ship, "scrapping")
-        bp = ship.value() // SCRAP_DIVISOR
+        bp = scrap_value(ship)
         for uid in ship.carrying:
             self.sim.ships[uid.split(".", 1)[1]].carried_by = None
         base.stockpile += bp + ship.cargo

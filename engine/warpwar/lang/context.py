@@ -24,6 +24,13 @@ class LangContext(BaseModel):
     enemy_ships: frozenset[str] = frozenset()
     players: dict[str, str] = Field(default_factory=dict, description="lower-case player id or name -> id")
     star_names: dict[str, str] = Field(default_factory=dict, description="hex -> star name as printed")
+    warpships_named: int = Field(0, description="highest W number given so far: unnamed BUILDs go on from it")
+    systemships_named: int = Field(0, description="highest S number given so far")
+    built_here: frozenset[str] = Field(
+        frozenset(),
+        description="names the BUILD lines of the block being read will give: the Build event comes "
+        "before Movement, so the block's other orders may use them (the checker decides)",
+    )
     knows_names: bool = True
 
     @classmethod
@@ -38,6 +45,8 @@ class LangContext(BaseModel):
             enemy_ships=frozenset(sighting.ship for sighting in view.enemy_ships),
             players=players,
             star_names={star.hex: star.name for star in view.stars},
+            warpships_named=view.warpships_named,
+            systemships_named=view.systemships_named,
         )
 
     @classmethod

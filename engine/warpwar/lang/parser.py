@@ -20,7 +20,7 @@ from engine.warpwar.lang.context import LangContext
 from engine.warpwar.lang.reader import LineError, Names, Reader, ship_name, suggest
 from engine.warpwar.lang.turn_orders import TURN_READERS
 from engine.warpwar.lang.words import AT, COMBAT, LINE_STARTS, MISSILE, ROUND, TACTICS, TURN_KEYWORDS
-from engine.warpwar.orders import CombatOrder, RoundOrders, TurnOrder, TurnOrders
+from engine.warpwar.orders import BuildShip, CombatOrder, RoundOrders, TurnOrder, TurnOrders
 
 COMBAT_EXAMPLE = "W3 ATTACK P2.S25: D=1 B=3 S=2"
 
@@ -105,12 +105,44 @@ def parse_mail(body: str, context: LangContext) -> ParsedOrders:
 def parse_block(
     lines: Sequence[SourceLine], context: LangContext, header: Header | None = None
 ) -> ParsedOrders:
-    """The order lines of a block (header lines already taken out) read into orders."""
+    """The order lines of a block (header lines already taken out) read into orders.
+
+    Ships the block's BUILD lines build may be ordered in the same block, wherever the BUILD
+    line stands: the Build event comes before Movement (rules III). The block is read once to
+    find those names, and again knowing them; the checker then follows the Build event."""
+    reading = _read(lines, context)
+    built = _names_built(reading.orders, context) - context.own_ships
+    if built and context.knows_names:
+        reading = _read(lines, context.model_copy(update={"built_here": frozenset(built)}))
+    return _result(reading, header or Header())
+
+
+def _read(lines: Sequence[SourceLine], context: LangContext) -> _Reading:
     reading = _Reading(context=context, names=Names.of(context))
     for line in lines:
         _read_line(reading, line)
     _close_section(reading)
-    return _result(reading, header or Header())
+    return reading
+
+
+def _names_built(orders: Sequence[tuple[TurnOrder, SourceLine]], context: LangContext) -> set[str]:
+    """The names BUILD lines give, numbered as ``build.BuildEvent.name_for`` numbers them."""
+    highest = {"W": context.warpships_named, "S": context.systemships_named}
+    names: set[str] = set()
+    for order, _ in orders:
+        if not isinstance(order, BuildShip):
+            continue
+        letter = "W" if order.warp else "S"
+        name = order.name
+        if name is None:
+            number = highest[letter] + 1
+            while f"{letter}{number}" in context.own_ships | names:
+                number += 1
+            name = f"{letter}{number}"
+        if name.startswith(letter):
+            names.add(name)
+            highest[letter] = max(highest[letter], int(name[1:]))
+    return names
 
 
 def _in_order(problems: Sequence[Problem]) -> tuple[Problem, ...]:

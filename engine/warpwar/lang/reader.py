@@ -165,8 +165,9 @@ class Reader:
         name = ship_name(word)
         if name is None:
             raise LineError(msg.NOT_A_SHIP_NAME.format(word=word), suggest(word, self.context.own_ships))
-        if self.context.knows_names and name not in self.context.own_ships:
-            raise LineError(msg.NO_SUCH_SHIP.format(ship=name), suggest(name, self.context.own_ships))
+        known = self.context.own_ships | self.context.built_here
+        if self.context.knows_names and name not in known:
+            raise LineError(msg.NO_SUCH_SHIP.format(ship=name), suggest(name, known))
         return name
 
     def own_ships(self, keyword: str, example: str) -> tuple[str, ...]:

@@ -41,6 +41,7 @@ from engine.warpwar.views import CombatView, PlayerView
 CODE_PLACEHOLDER = "________"
 EXAMPLE = "# "
 NOTE = "## "
+CRT_NOTE = "The Combat Results Table and how to read it: send a mail HELP CRT"
 EXAMPLE_MISSILE_DRIVE = 3
 INTRO = (
     "One order per line; # starts a comment. Remove the '# ' in front of an",
@@ -76,7 +77,7 @@ def combat_sheet(view: PlayerView, star: str, deadline: str | None = None, code:
         lines.append(f"{NOTE}You have no combat at {place}.")
     else:
         lines += _combat(view, combat)
-    lines.append("END")
+    lines += [f"{NOTE}{CRT_NOTE}", "END"]
     return "\n".join(lines) + "\n"
 
 

@@ -52,7 +52,7 @@ def run(command: Command, mail: Inbound) -> InboundOutcome:
         return mail.rejected(f"{command.word}: {mail.untrusted}", command=command.word)
     match command.word:
         case "HELP":
-            return send_help(mail)
+            return send_help(mail, command.args)
         case "JOIN":
             return join(mail, command)
         case "CONFIRM":

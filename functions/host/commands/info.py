@@ -34,15 +34,19 @@ LIMITED = "{word}: not answered (rate-limited)"
 # --- HELP ---
 
 
-def send_help(mail: Inbound) -> InboundOutcome:
+def send_help(mail: Inbound, topic: Sequence[str] = ()) -> InboundOutcome:
+    """The commands and the game's order language; ``HELP <topic>`` (e.g. ``HELP CRT``) answers
+    with the game's text on that topic instead, when it has one."""
     game = mail.store.game(mail.recipient_game) if mail.recipient_game else None
     address = mail.address or ""
     if not mail.allowed(HELP_ANSWERS, address, address, game.game_id if game else None):
         return mail.outcome("ignored", LIMITED.format(word="HELP"), game, command="HELP")
     mailgame = MAIL_GAMES.get(game.game if game is not None else DEFAULT_GAME) or MAIL_GAMES[DEFAULT_GAME]
+    on_topic = mailgame.help_topic(" ".join(topic)) if topic else None
     context = {
         "game_id": game.game_id if game is not None else None,
-        "game_help": mailgame.help_text(),
+        "game_help": on_topic or mailgame.help_text(),
+        "topic": on_topic is not None,
         "address": game_address(game.game_id, mail.settings.mail_domain) if game is not None else None,
         "limits": {
             limit.kind: limit.most

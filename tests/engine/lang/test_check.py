@@ -18,8 +18,10 @@ from engine.warpwar.components import Attributes
 from engine.warpwar.context import Step
 from engine.warpwar.knowledge import refresh_knowledge
 from engine.warpwar.lang import check as checks
+from engine.warpwar.lang import messages as msg
 from engine.warpwar.lang.check import check_rounds, check_turn, orders_turn
 from engine.warpwar.lang.context import LangContext
+from engine.warpwar.lang.forecast import forecast
 from engine.warpwar.lang.messages import as_listed
 from engine.warpwar.lang.parser import ParsedOrders, parse_mail
 from engine.warpwar.lang.printer import mail_text
@@ -339,6 +341,66 @@ def test_orders_for_ships_the_player_does_not_have(fleet: GameState) -> None:
 
 def test_a_ship_scrapped_is_gone_for_later_orders(fleet: GameState) -> None:
     assert errors("SCRAP W1\nMOVE W1 0102", view_of(fleet)) == [checks.NO_SHIP.format(ship="W1")]
+
+
+# --- Ships built in the same mail (the Build event comes before Movement, rules III) ---
+
+
+def numbered(state: GameState) -> PlayerView:
+    """The fleet's view with the W and S numbers given so far, as the engine counts them."""
+    state.players[0].warpships_named = 3
+    state.players[0].systemships_named = 4
+    return view_of(state)
+
+
+def test_a_ship_built_in_the_same_mail_can_be_moved_as_the_engine_moves_it(fleet: GameState) -> None:
+    view = numbered(fleet)
+    parsed = parse("MOVE W4 0102\nBUILD WARPSHIP AT Alpha PD=4 B=1", view)
+    assert [*check_turn(parsed, view)] == []
+    assert forecast(parsed.turn, view).moves[0].model_dump(include={"ship", "end"}) == {
+        "ship": "W4",
+        "end": "0102",
+    }
+    outcome = play_player_turn(fleet, parsed.turn, lambda state, combat: [])
+    assert outcome.state.ships["P1.W4"].location == "0102"
+
+
+def test_a_just_built_warpship_carries_a_just_built_systemship(fleet: GameState) -> None:
+    orders = "\n".join(
+        [
+            "BUILD WARPSHIP AT Alpha PD=6 B=1 SR=1",
+            "BUILD SYSTEMSHIP AT Alpha PD=2 B=1",
+            "MOVE W4 PICKUP S5 WARP Delta DROP S5",
+            "STANDING W4 DODGE: D=2",
+        ]
+    )
+    assert problems(orders, numbered(fleet)) == []
+    kept = "BUILD WARPSHIP AT Alpha PD=4 SR=1\nBUILD SYSTEMSHIP AT Alpha PD=2\nREARRANGE S5 ONTO W4"
+    assert problems(kept, numbered(fleet)) == []
+
+
+def test_holds_and_scrapping_come_before_building(fleet: GameState) -> None:
+    view = numbered(fleet)
+    build = "BUILD WARPSHIP AT Alpha PD=4 H=1\n"
+    assert errors(build + "LOAD W4 5", view) == [checks.BUILT_LATER.format(ship="W4", doing="loaded")]
+    assert errors(build + "UNLOAD W4 5", view) == [checks.BUILT_LATER.format(ship="W4", doing="unloaded")]
+    assert errors(build + "SCRAP W4", view) == [checks.BUILT_LATER.format(ship="W4", doing="scrapped")]
+
+
+def test_only_the_names_the_builds_give_are_taken(fleet: GameState) -> None:
+    view = numbered(fleet)
+    parsed = parse_mail(
+        "GAME test\nPLAYER P1\nTURN 2\nBUILD WARPSHIP AT Alpha PD=4 B=1\nMOVE W5 0102\nEND\n",
+        LangContext.from_view(view),
+    )
+    assert [p.message for p in parsed.problems] == [msg.NO_SUCH_SHIP.format(ship="W5")]
+    named = "BUILD WARPSHIP AT Alpha PD=4 B=1 AS W9\nMOVE W9 0102\nBUILD SYSTEMSHIP AT Alpha PD=1 AS S7"
+    assert problems(named, view) == []
+    too_dear = "BUILD WARPSHIP AT Alpha PD=50\nMOVE W4 0102"
+    assert errors(too_dear, view) == [
+        checks.BUILD_TOO_DEAR.format(name="W4", cost=55, where="Alpha (0101)", have=40),
+        checks.NO_SHIP.format(ship="W4"),
+    ]
 
 
 # --- Movement ---

@@ -9,7 +9,7 @@ from engine.core.orderblock import Problem
 from engine.warpwar.lang.check import check_rounds, check_turn
 from engine.warpwar.lang.context import LangContext
 from engine.warpwar.lang.parser import parse_mail
-from engine.warpwar.lang.sheet import CODE_PLACEHOLDER, combat_sheet, orders_sheet
+from engine.warpwar.lang.sheet import CODE_PLACEHOLDER, CRT_NOTE, combat_sheet, orders_sheet
 from engine.warpwar.state import Combat, GameState, Stage, Visibility
 from engine.warpwar.views import PlayerView, player_view
 from tests.engine.builders import add_ship, carry, robot_game_states
@@ -115,6 +115,8 @@ def test_the_combat_sheet_lists_the_enemy_and_a_template_per_ship() -> None:
     assert "# W3 ATTACK P2.W9: D=2 B=2" in sheet
     assert "# W3 DODGE: D=4" in sheet
     assert "# W3 RETREAT: D=4" in sheet
+    assert sheet.splitlines()[-2:] == [f"## {CRT_NOTE}", "END"]
+    assert "HELP CRT" in CRT_NOTE
     assert_sheet_works(sheet, view)
 
 
