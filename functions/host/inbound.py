@@ -48,7 +48,7 @@ from functions.host.claimed import INBOUND_LEASE
 from functions.host.commands import run as run_command
 from functions.host.commands.reading import find_command
 from functions.host.orders import read_orders
-from functions.host.received import REFUSALS, Inbound, InboundOutcome, InboundStore
+from functions.host.received import OVERSIZE, REFUSALS, Inbound, InboundOutcome, InboundStore
 from functions.mail import limits
 from functions.mail.body import BodyText, order_text, plain_header_text, read_message, sender, subject
 from functions.mail.compose import game_from_address
@@ -175,7 +175,7 @@ def _handle(
         game = mail.store.game(mail.recipient_game) if mail.recipient_game else None
         if mail.untrusted is None:
             title = "Your mail could not be read"
-            mail.notice(mail.address, title, [refused.notice], game=game, limit=REFUSALS)
+            mail.notice(mail.address, title, [refused.notice], game=game, limit=OVERSIZE)
         return mail.rejected(refused.reason, game)
     command = find_command(mail.subject, mail.body.text)
     if command is not None:
@@ -213,7 +213,7 @@ def _refuse_too_big(mail: Inbound, size: int) -> InboundOutcome:
     if mail.untrusted is None and mail.address is not None:
         megabytes = f"{size / 1024 / 1024:.1f}"
         paragraphs = [NOTICE_TOO_BIG.format(size=megabytes, limit=MAX_MAIL_BYTES // 1024 // 1024)]
-        mail.notice(mail.address, "Your mail was too big", paragraphs, game=game, limit=REFUSALS)
+        mail.notice(mail.address, "Your mail was too big", paragraphs, game=game, limit=OVERSIZE)
     return mail.rejected(TOO_BIG.format(size=size, limit=MAX_MAIL_BYTES), game)
 
 

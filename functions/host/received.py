@@ -61,6 +61,10 @@ STRANGERS = Limit("stranger", 1, DAY, "a day")
 """Refusals to a sender who plays in no game: one short answer a day, never echoing what they
 wrote (``Inbound.reply_subject``), since their From may be forged and the answer would go to
 someone who sent nothing."""
+OVERSIZE = Limit("oversize", 1, DAY, "a day")
+"""Answers to mail not read for its size or structure (over 10 MB, or over a MIME cap): one a day
+to an address says what to do; such mail costs the most to refuse, and a sender who sends it on
+purpose learns nothing more from a second answer."""
 LOOP = Limit("sent", 40, DAY, "a day")
 """Every mail the inbound path sends one address, whatever it is: a player who revises their
 orders twenty times a day and asks for STATUS and REPORT in between stays below forty; any loop

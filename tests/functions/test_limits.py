@@ -18,9 +18,9 @@ from hypothesis import strategies as st
 from functions.host.commands.info import HELP_ANSWERS, REPORTS
 from functions.host.commands.join import JOINS, MAX_GAMES, MAX_STANDBYS, _address_problem
 from functions.host.commands.message import MESSAGES, RELAYS_RECEIVED
-from functions.host.inbound import receive
+from functions.host.inbound import MAX_MAIL_BYTES, receive
 from functions.host.names import NAME_RULE, name_problem
-from functions.host.received import LOOP, REFUSALS, redact_codes
+from functions.host.received import LOOP, OVERSIZE, REFUSALS, redact_codes
 from functions.mail import compose as compose_module
 from functions.mail.body import read_message
 from functions.mail.compose import (
@@ -112,6 +112,15 @@ def test_refusals_to_a_player_stop_at_the_limit_and_the_log_says_so() -> None:
     assert len(to(mailer, RED)) == REFUSALS.most
     assert limited(store) == [f"no refusal mail to {RED}: at most 3 a day (rate-limited)"] * 2
     assert sum(e.reason == "wrong secret code" for e in store.log) == REFUSALS.most + 2
+
+
+def test_mail_refused_for_its_size_is_answered_once_a_day() -> None:
+    store, mailer = hosted(), ListMailer()
+    padding = "x" * MAX_MAIL_BYTES
+    outcomes = [deliver(store, raw_mail(orders() + padding), mailer) for _ in range(3)]
+    assert [o.status for o in outcomes] == ["rejected"] * 3
+    assert len(to(mailer, RED)) == OVERSIZE.most == 1
+    assert limited(store) == [f"no oversize mail to {RED}: at most 1 a day (rate-limited)"] * 2
 
 
 def test_a_stranger_gets_one_short_answer_a_day_that_echoes_nothing_they_wrote() -> None:
