@@ -44,6 +44,8 @@ class Mail(Construct):
             recipients=[resources.mail_domain],
             actions=[ses_actions.S3(bucket=mail_bucket, object_key_prefix=resources.inbound_prefix)],
             scan_enabled=True,
+            # Mail sent in the clear could have been read or changed on the way: refused.
+            tls_policy=ses.TlsPolicy.REQUIRE,
             enabled=True,
         )
         self.configuration_set = ses.ConfigurationSet(

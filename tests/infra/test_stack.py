@@ -168,11 +168,12 @@ def test_the_inbound_function_is_invoked_by_ses_only_with_a_dead_letter_queue(
     assert refers_to(synthesized.one("AWS::Lambda::EventInvokeConfig"), inbound_id)
 
 
-def test_ses_stores_the_domains_mail_under_inbound_with_scanning_then_invokes_inbound(
+def test_ses_takes_the_domains_mail_over_tls_stores_it_under_inbound_with_scanning_then_invokes_inbound(
     synthesized: Synthesized,
 ) -> None:
     rule = synthesized.one("AWS::SES::ReceiptRule")["Properties"]["Rule"]
     assert rule["Recipients"] == [MAIL_DOMAIN] and rule["Enabled"] is True and rule["ScanEnabled"] is True
+    assert rule["TlsPolicy"] == "Require"
     store, invoke = rule["Actions"]  # in this order: the mail is stored before the function reads it
     assert store["S3Action"]["ObjectKeyPrefix"] == DESCRIBED.inbound_prefix
     mail_id, _ = bucket_named(synthesized, DESCRIBED.mail_bucket)
