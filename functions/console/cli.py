@@ -584,6 +584,29 @@ def turn_run(
         out.print(f"game {game.game_id}: {game.status}, turn {game.turn}, version {game.version}")
 
 
+@turn_app.command("unpark")
+def turn_unpark(
+    ctx: typer.Context,
+    game_ids: Annotated[list[str] | None, typer.Argument(help="Games to unpark.")] = None,
+    all_parked: Annotated[
+        bool, typer.Option("--all-parked", help="Every parked game (of those named, if any).")
+    ] = False,
+) -> None:
+    """Release parked games and run the turn workflow for them at once."""
+    from functions.console import turns
+
+    with _backend(ctx) as backend:
+        unparked = turns.unpark(backend, _now(), game_ids or [], all_parked)
+    out = _out()
+    if not unparked.games:
+        out.print("no game is parked")
+    for game in unparked.games:
+        out.print(f"game {game.game_id}: unparked; {game.status}, turn {game.turn}, version {game.version}")
+    out.print(
+        f"workflow {unparked.workflow.name}: {unparked.workflow.status} {unparked.workflow.detail}".rstrip()
+    )
+
+
 @turn_app.command("extend")
 def turn_extend(
     ctx: typer.Context,

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import email
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from email.message import EmailMessage
 from email.utils import format_datetime
@@ -61,6 +61,32 @@ def run_now(backend: Backend, now: datetime, game_id: str | None = None, force: 
     if game is not None:
         game = backend.store.game(game.game_id)
     return Run(game=game, workflow=workflow)
+
+
+class Unparked(BaseModel):
+    games: list[GameRecord]
+    workflow: WorkflowRun
+
+
+def unpark(backend: Backend, now: datetime, game_ids: Sequence[str], all_parked: bool) -> Unparked:
+    """Release the parked games ``game_ids`` (with ``all_parked``: every parked game, or every
+    one of ``game_ids`` that is parked), then start the turn workflow once for all of them: the
+    GM fixed what failed (a bad deploy, a quota), and what each game owes is played and mailed."""
+    if not game_ids and not all_parked:
+        raise ConsoleError("name the games to unpark, or --all-parked: warpmail turn unpark --all-parked")
+    if all_parked:
+        named = set(game_ids)
+        games = [
+            g for g in backend.store.games() if g.parked is not None and (not named or g.game_id in named)
+        ]
+    else:
+        games = [require_game(backend.store, game_id, "running") for game_id in game_ids]
+        not_parked = [g.game_id for g in games if g.parked is None]
+        if not_parked:
+            raise ConsoleError(f"not parked: {', '.join(not_parked)} (warpmail game show <game> tells why)")
+    released = [change_game(backend.store, game, now, parked=None, failures=0) for game in games]
+    workflow = backend.run_workflow(now)
+    return Unparked(games=[backend.store.game(g.game_id) or g for g in released], workflow=workflow)
 
 
 class Extended(BaseModel):

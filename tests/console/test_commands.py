@@ -220,3 +220,27 @@ def _mail(sender: str, to: str, body: str, subject: str = "") -> bytes:
     message["Message-ID"] = make_msgid(domain="example.org")
     message.set_content(body or "\n")
     return bytes(message)
+
+
+def test_parked_games_are_unparked_at_once(console: KeptOpen, capsys: pytest.CaptureFixture[str]) -> None:
+    store = console.store
+    for game_id in ("u1", "u2", "u3"):
+        assert warpmail("game", "create", game_id, "--seed", "3") == 0
+        assert warpmail("player", "invite", game_id, f"red-{game_id}@example.org") == 0
+        assert warpmail("game", "start", game_id, "--robots", "cadet") == 0
+    for game_id in ("u1", "u2"):
+        game = store.game(game_id)
+        assert game is not None
+        assert store.update_game(
+            game.model_copy(update={"parked": "SES throttled", "failures": 3}), game.version
+        )
+    assert "not parked: u3" in refused(capsys, "turn", "unpark", "u3")
+    capsys.readouterr()
+    assert warpmail("turn", "unpark", "--all-parked") == 0
+    said = capsys.readouterr().out
+    assert "game u1: unparked" in said and "game u2: unparked" in said and "u3" not in said
+    for game_id in ("u1", "u2"):
+        game = store.game(game_id)
+        assert game is not None and (game.parked, game.failures) == (None, 0)
+    assert warpmail("turn", "unpark", "--all-parked") == 0
+    assert "no game is parked" in capsys.readouterr().out
