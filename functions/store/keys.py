@@ -18,6 +18,13 @@ SEEN = "SEEN"
 READY = "0000-00-00T00:00:00+00:00"
 STATE_PREFIX = "states/"
 RESULTS_PREFIX = "results/"
+WORK_PREFIX = "work/"
+"""The turn workflow's work lists (one JSON array of game ids per run), in the state bucket."""
+# The turn workflow's leases: the run lease, one item for the whole workflow, and each game's
+# processing lease, an item of its own beside META (whose every version write replaces it whole).
+WORKFLOW = "WORKFLOW"
+RUN_LEASE = "RUN"
+GAME_LEASE = "PROCESSING"
 
 
 def iso(moment: datetime) -> str:
@@ -95,3 +102,9 @@ def state_object_key(game_id: str, version: int, state_json: bytes) -> str:
     version never overwrite each other's object: the committed item points at its own."""
     digest = hashlib.sha256(state_json).hexdigest()[:16]
     return f"{STATE_PREFIX}{game_id}/{version:08d}-{digest}.json"
+
+
+def work_list_key(run: str) -> str:
+    """The S3 key of a workflow run's work list; ``run`` is its execution ARN (or name), whose
+    last part, the execution's name, is unique per state machine."""
+    return f"{WORK_PREFIX}{run.rsplit(':', 1)[-1]}.json"
