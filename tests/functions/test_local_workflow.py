@@ -4,12 +4,15 @@ executed by moto, with the local Lambda ARNs substituted, and stub handlers from
 from __future__ import annotations
 
 from collections.abc import Iterator
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from moto.stepfunctions.parser.asl.component.common.retry import retrier_decl
 
 from functions.local.host import LocalHost
-from functions.resources import FunctionSpec, Resources, resources
+from functions.resources import FunctionSpec, Resources, Settings, resources
+from functions.store import Store
 
 HERE = "tests.functions.test_local_workflow"
 CALLS: list[tuple[str, Any]] = []
@@ -17,7 +20,9 @@ CALLS: list[tuple[str, Any]] = []
 
 def find_due(event: dict[str, Any], context: Any) -> dict[str, Any]:
     CALLS.append(("find_due", event))
-    return {"games": event.get("games", ["g1", "broken", "g2"]), "now": "2030-01-01T00:00:00+00:00"}
+    games = event["input"].get("games", ["g1", "broken", "g2"])
+    key = Store(Settings.from_environment()).put_work_list(event["run"], games)
+    return {"run": event["run"], "work_list": key, "now": "2030-01-01T00:00:00+00:00"}
 
 
 def process_game(event: dict[str, Any], context: Any) -> dict[str, Any]:
@@ -30,6 +35,12 @@ def process_game(event: dict[str, Any], context: Any) -> dict[str, Any]:
 def park_failed(event: dict[str, Any], context: Any) -> dict[str, Any]:
     CALLS.append(("park_failed", event))
     return {"parked": event["game_id"], "error": event["error"]["Error"]}
+
+
+@pytest.fixture(autouse=True)
+def no_retry_waits(monkeypatch: pytest.MonkeyPatch) -> None:
+    """moto's interpreter retries at once (its waits are the ASL's, tests/functions/test_workflow_asl.py)."""
+    monkeypatch.setattr(retrier_decl, "time", SimpleNamespace(sleep=lambda seconds: None))
 
 
 def stub_resources() -> Resources:
@@ -60,11 +71,12 @@ def test_each_due_game_is_processed_and_the_failing_one_parked_after_retries(hos
     assert sorted(set(processed)) == ["broken", "g1", "g2"]
     assert processed.count("broken") == 3, "tried once and retried twice"
     assert [event["game_id"] for name, event in CALLS if name == "park_failed"] == ["broken"]
-    assert result.output["processed"] == [
-        {"game_id": "g1", "now": "2030-01-01T00:00:00+00:00"},
-        {"parked": "broken", "error": "ValueError"},
-        {"game_id": "g2", "now": "2030-01-01T00:00:00+00:00"},
-    ]
+    (run,) = {event["run"] for name, event in CALLS if name == "process_game"}
+    assert result.output == {
+        "run": run,
+        "work_list": f"work/{result.name}.json",
+        "now": "2030-01-01T00:00:00+00:00",
+    }
 
 
 def test_ticks_are_separate_executions(host: LocalHost) -> None:

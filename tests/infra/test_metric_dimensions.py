@@ -17,7 +17,7 @@ from moto import mock_aws
 from functions.handlers import inbound, workflow
 from functions.local.aws import LambdaContext
 from functions.resources import METRICS_NAMESPACE
-from functions.store import provision
+from functions.store import GameRecord, provision
 from tests.infra.conftest import ENVIRONMENT, Synthesized
 from tests.infra.test_stack import DESCRIBED, alarms
 
@@ -92,9 +92,11 @@ def test_an_inbound_failure_raises_this_environments_alarm(
 def test_a_parked_game_raises_this_environments_alarm(
     synthesized: Synthesized, deployed: None, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    # When the workflow parks a game
-    failure = {"Error": "RuntimeError", "Cause": "the engine fell over"}
-    workflow.park_failed({"game_id": "g1", "now": "2026-01-05T18:00:00+00:00", "error": failure}, None)
+    # When the workflow parks a game (an engine error parks at once)
+    workflow.store().create_game(GameRecord(game_id="g1", title="Test", status="running"), [], "{}")
+    failure = {"Error": "EngineError", "Cause": "the engine fell over"}
+    event = {"game_id": "g1", "now": "2026-01-05T18:00:00+00:00", "run": "tick-1", "error": failure}
+    assert workflow.park_failed(event, None)["parked"] is True
     # Then GamesParked is published where the alarm looks
     assert published(capsys.readouterr().out, "GamesParked") == selected(synthesized, "games-parked")
 
