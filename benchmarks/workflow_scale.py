@@ -99,7 +99,7 @@ def no_op_processing() -> Iterator[list[str]]:
     try:
         yield processed
     finally:
-        turns.process_game = original  # type: ignore[assignment]
+        turns.process_game = original
 
 
 def run(games: int, timeout: float = 3600.0) -> Figures:
