@@ -112,10 +112,12 @@ def run(games: int, timeout: float = 3600.0) -> Figures:
         described = host.resources
         ids = seed_due_games(host.client("dynamodb"), described.table, games)
         started = time.perf_counter()
-        result = host.tick(now=NOW)
+        result = host.tick(now=NOW, timeout=timeout)
         seconds = time.perf_counter() - started
+        if result.status != "SUCCEEDED":
+            raise RuntimeError(f"the run over {games} games ended {result.status} after {seconds:.0f} s")
         output = result.output or {}
-        listed = host.client("s3").get_object(Bucket=described.state_bucket, Key=output.get("work_list", ""))
+        listed = host.client("s3").get_object(Bucket=described.state_bucket, Key=output["work_list"])
         inline = {"games": ids, "now": NOW.isoformat()}
         host.stop(save=False)
         return Figures(
