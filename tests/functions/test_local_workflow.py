@@ -3,13 +3,19 @@ executed by moto, with the local Lambda ARNs substituted, and stub handlers from
 
 from __future__ import annotations
 
+import inspect
+import sys
 from collections.abc import Iterator
 from types import SimpleNamespace
 from typing import Any
 
 import pytest
 from moto.stepfunctions.parser.asl.component.common.retry import retrier_decl
+from moto.stepfunctions.parser.asl.component.state.exec.state_map.iteration.itemprocessor.distributed_item_processor_worker import (  # noqa: E501
+    DistributedItemProcessorWorker,
+)
 
+from functions.local.aws import MAP_RECURSION_LIMIT
 from functions.local.host import LocalHost
 from functions.resources import FunctionSpec, Resources, Settings, resources
 from functions.store import Store
@@ -84,3 +90,11 @@ def test_ticks_are_separate_executions(host: LocalHost) -> None:
     assert first.name != second.name
     assert [name for name, _ in CALLS] == ["find_due", "process_game", "find_due"]
     assert (first.status, second.status) == ("SUCCEEDED", "SUCCEEDED")
+
+
+def test_a_local_map_may_run_more_items_than_pythons_default_recursion_limit(host: LocalHost) -> None:
+    # moto's Distributed Map worker recurses once per item (pinned here: when moto stops doing
+    # so, functions/local/aws.py's MAP_RECURSION_LIMIT can go), so the local host raises the limit
+    source = inspect.getsource(DistributedItemProcessorWorker._eval_pool)
+    assert "self._eval_pool(job=next_job" in source
+    assert sys.getrecursionlimit() >= MAP_RECURSION_LIMIT > 10_000 * 2
