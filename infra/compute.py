@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from aws_cdk import Duration, RemovalPolicy, Stack
+from aws_cdk import ArnFormat, Duration, RemovalPolicy, Stack
 from aws_cdk import aws_iam as iam
 from aws_cdk import aws_lambda as lambda_
 from aws_cdk import aws_logs as logs
@@ -22,8 +22,8 @@ from aws_cdk import aws_ses_actions as ses_actions
 from aws_cdk import aws_sqs as sqs
 from constructs import Construct
 
-from functions.resources import FunctionSpec, Resources
-from functions.store.keys import RESULTS_PREFIX, STATE_PREFIX
+from functions.resources import GSI2, FunctionSpec, Resources
+from functions.store.keys import RESULTS_PREFIX, STATE_PREFIX, WORK_PREFIX, WORKFLOW
 from infra import bundle
 from infra.assets import lambda_code
 from infra.checks import acknowledge
@@ -50,6 +50,15 @@ class Access:
     """What one function's handler calls (functions/store/store.py, functions/mail/ses.py)."""
 
     table_writes: bool = False
+    table_actions: tuple[str, ...] | None = None
+    """Its actions on the table's items, when not every read (and every write with
+    ``table_writes``)."""
+    leading_keys: tuple[str, ...] = ()
+    """The partition keys of the only items ``table_actions`` may touch (none: any)."""
+    indexes: tuple[str, ...] | None = None
+    """The indexes it queries (None: every one)."""
+    describes_runs: bool = False
+    """It asks Step Functions whether a run of the turn workflow still runs."""
     reads_inbound_mail: bool = False
     reads: tuple[str, ...] = ()
     """State bucket prefixes it reads."""
@@ -62,13 +71,26 @@ ACCESS = {
     "inbound": Access(
         table_writes=True, reads_inbound_mail=True, reads=(STATE_PREFIX, RESULTS_PREFIX), sends_mail=True
     ),
-    "find_due": Access(),
+    # The due index; the run lease, read and written; its run's work list (Store.lease_run,
+    # due_game_ids, put_work_list) and the state of the run holding the lease.
+    "find_due": Access(
+        table_actions=("dynamodb:GetItem", "dynamodb:PutItem"),
+        leading_keys=(WORKFLOW,),
+        indexes=(GSI2,),
+        writes=(WORK_PREFIX,),
+        describes_runs=True,
+    ),
     "process_game": Access(
         table_writes=True, reads=(STATE_PREFIX,), writes=(STATE_PREFIX, RESULTS_PREFIX), sends_mail=True
     ),
-    "park_failed": Access(table_writes=True),
+    # A game and its players and orders read, a new version written, the due index's keys set
+    # (Store.update_game): no index read, nothing deleted.
+    "park_failed": Access(
+        table_actions=("dynamodb:GetItem", "dynamodb:Query", "dynamodb:PutItem", "dynamodb:UpdateItem"),
+        indexes=(),
+    ),
 }
-"""Each function's access beyond reading the table (which every function does)."""
+"""Each function's access: by default every read of the table and its indexes."""
 
 
 def dead_letter_queue(scope: Construct, construct_id: str) -> sqs.Queue:
@@ -168,12 +190,34 @@ class Compute(Construct):
 
     def _grant(self, role: iam.Role, access: Access) -> None:
         table = self.storage.table
-        indexes = [f"{table.table_arn}/index/{index.name}" for index in self.resources.table_spec.indexes]
-        role.add_to_policy(
-            iam.PolicyStatement(actions=list(TABLE_READS), resources=[table.table_arn, *indexes])
-        )
+        indexes = [
+            f"{table.table_arn}/index/{index.name}"
+            for index in self.resources.table_spec.indexes
+            if access.indexes is None or index.name in access.indexes
+        ]
+        if access.table_actions is None:
+            role.add_to_policy(
+                iam.PolicyStatement(actions=list(TABLE_READS), resources=[table.table_arn, *indexes])
+            )
+        else:
+            conditions = (
+                {"ForAllValues:StringEquals": {"dynamodb:LeadingKeys": list(access.leading_keys)}}
+                if access.leading_keys
+                else None
+            )
+            role.add_to_policy(
+                iam.PolicyStatement(
+                    actions=list(access.table_actions), resources=[table.table_arn], conditions=conditions
+                )
+            )
+            if indexes:
+                role.add_to_policy(iam.PolicyStatement(actions=["dynamodb:Query"], resources=indexes))
         if access.table_writes:
             role.add_to_policy(iam.PolicyStatement(actions=list(TABLE_WRITES), resources=[table.table_arn]))
+        if access.describes_runs:
+            role.add_to_policy(
+                iam.PolicyStatement(actions=["states:DescribeExecution"], resources=[self._runs(role)])
+            )
         if access.reads_inbound_mail:
             role.add_to_policy(
                 iam.PolicyStatement(
@@ -195,6 +239,25 @@ class Compute(Construct):
                     resources=[self.mail.identity_arn, self.mail.configuration_set_arn],
                 )
             )
+
+    def _runs(self, role: iam.Role) -> str:
+        """The ARN of the turn workflow's executions, from the state machine's name."""
+        stack = Stack.of(self)
+        acknowledge(
+            role,
+            "AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:states:"
+            f"{stack.region}:<AWS::AccountId>:execution:{self.resources.state_machine}:*]",
+            "The executions of the one turn state machine: find_due asks whether the run holding the "
+            "run lease still runs, and runs are named when the schedule starts them.",
+        )
+        return str(
+            stack.format_arn(
+                service="states",
+                resource="execution",
+                resource_name=f"{self.resources.state_machine}:*",
+                arn_format=ArnFormat.COLON_RESOURCE_NAME,
+            )
+        )
 
     def _objects(self, role: iam.Role, bucket: str, prefix: str) -> str:
         """The ARN of the objects under ``prefix`` in ``bucket``, from the bucket's name."""

@@ -3,9 +3,10 @@ game states and the results mail kept for REPORT), the access-log bucket, and th
 
 Nothing here is deleted with the stack (RemovalPolicy.RETAIN), no bucket is public, every bucket
 is encrypted, versioned and refuses requests without TLS. Mail and states of 128 KB or more move to
-cheaper storage after ``archive_days``. Two things expire: raw inbound mail after
-``raw_mail_days`` (0: never), so players' mail is not kept longer than the operator chose, and the
-kept results mail (a newer one replaces it anyway).
+cheaper storage after ``archive_days``. Three things expire: raw inbound mail after
+``raw_mail_days`` (0: never), so players' mail is not kept longer than the operator chose, the
+kept results mail (a newer one replaces it anyway), and the turn workflow's work lists (a day
+after their run).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from aws_cdk import aws_s3 as s3
 from constructs import Construct
 
 from functions.resources import Resources
-from functions.store.keys import RESULTS_PREFIX, STATE_PREFIX
+from functions.store.keys import RESULTS_PREFIX, STATE_PREFIX, WORK_PREFIX
 from infra.checks import acknowledge
 from infra.config import DeployConfig
 
@@ -139,6 +140,13 @@ class Storage(Construct):
             server_access_logs_prefix=f"{resources.state_bucket}/",
             lifecycle_rules=[
                 *_archive(STATE_PREFIX, config.archive_days),
+                s3.LifecycleRule(
+                    # A run's work list is read when the run starts its Map; a day on, nothing needs it.
+                    id="expire-work-lists",
+                    prefix=WORK_PREFIX,
+                    expiration=Duration.days(1),
+                    noncurrent_version_expiration=Duration.days(1),
+                ),
                 s3.LifecycleRule(
                     id="expire-results",
                     prefix=RESULTS_PREFIX,

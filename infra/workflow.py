@@ -5,7 +5,7 @@ dead-letter queue for the starts that fail.
 
 The state machine's role may invoke the functions the file names, and nothing else; a Distributed
 Map in the file adds what it needs: starting (and describing, stopping) child executions of this
-state machine.
+state machine, and reading the runs' work lists from the state bucket for its ItemReader.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from aws_cdk import aws_stepfunctions as sfn
 from constructs import Construct
 
 from functions.resources import Resources
+from functions.store.keys import WORK_PREFIX
 from infra.checks import acknowledge
 from infra.compute import dead_letter_queue
 from infra.config import DeployConfig
@@ -49,6 +50,18 @@ def map_modes(node: Any) -> Iterator[str]:
     elif isinstance(node, list):
         for value in node:
             yield from map_modes(value)
+
+
+def item_readers(node: Any) -> Iterator[str]:
+    """The resource of every Map state's ItemReader in a parsed definition."""
+    if isinstance(node, Mapping):
+        if node.get("Type") == "Map" and "ItemReader" in node:
+            yield str(node["ItemReader"].get("Resource", ""))
+        for value in node.values():
+            yield from item_readers(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from item_readers(value)
 
 
 class Workflow(Construct):
@@ -99,8 +112,11 @@ class Workflow(Construct):
         self.state_machine.add_to_role_policy(
             iam.PolicyStatement(actions=["lambda:InvokeFunction"], resources=invoked)
         )
-        if "DISTRIBUTED" in set(map_modes(json.loads(PLACEHOLDER.sub("x", definition)))):
+        parsed = json.loads(PLACEHOLDER.sub("x", definition))
+        if "DISTRIBUTED" in set(map_modes(parsed)):
             self._allow_child_executions(resources)
+        if "arn:aws:states:::s3:getObject" in set(item_readers(parsed)):
+            self._allow_work_lists(resources)
         acknowledge(
             self.state_machine.role,
             "AwsSolutions-IAM5[Resource::*]",
@@ -122,6 +138,26 @@ class Workflow(Construct):
                     max_event_age=SCHEDULE_EVENT_AGE,
                 )
             ],
+        )
+
+    def _allow_work_lists(self, resources: Resources) -> None:
+        """The Distributed Map reads its run's work list, which find_due writes to the state bucket."""
+        stack = Stack.of(self)
+        objects = stack.format_arn(
+            service="s3",
+            region="",
+            account="",
+            resource=resources.state_bucket,
+            resource_name=f"{WORK_PREFIX}*",
+        )
+        self.state_machine.add_to_role_policy(
+            iam.PolicyStatement(actions=["s3:GetObject"], resources=[objects])
+        )
+        acknowledge(
+            self.state_machine.role,
+            f"AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:s3:::{resources.state_bucket}/{WORK_PREFIX}*]",
+            "The work lists of the runs (one object per run, named when the run starts) under one prefix "
+            "of the state bucket: the Distributed Map's ItemReader reads its run's.",
         )
 
     def _allow_child_executions(self, resources: Resources) -> None:

@@ -186,18 +186,21 @@ class LocalHost:
         """Deliver the ``.eml`` files in ``inbox/`` now (moved to ``inbox/done/``)."""
         return self._drop.scan()
 
-    def tick(self, now: datetime | None = None, payload: dict[str, Any] | None = None) -> ExecutionResult:
+    def tick(
+        self, now: datetime | None = None, payload: dict[str, Any] | None = None, timeout: float = 600.0
+    ) -> ExecutionResult:
         """One run of the turn workflow, as the schedule starts it; mail sent is in the outbox.
 
         ``now``: the time the workflow runs at (to pass a deadline without waiting for it); by
-        default it reads the clock as in AWS. ``payload`` replaces the whole input."""
+        default it reads the clock as in AWS. ``payload`` replaces the whole input. ``timeout``:
+        seconds to wait for the run's end (a run over thousands of games takes longer in moto)."""
         self._wire()
         if self._clock is None:
             raise RuntimeError(f"no state machine: is {self.resources.state_machine_file} there?")
         if payload is None and now is not None:
             payload = SCHEDULE_INPUT | {"now": now.isoformat()}
         with self._lock:
-            result = self._clock.tick(payload)
+            result = self._clock.tick(payload, timeout)
             self.collect()
         return result
 

@@ -20,6 +20,13 @@ CLAIM = "CLAIM"
 READY = "0000-00-00T00:00:00+00:00"
 STATE_PREFIX = "states/"
 RESULTS_PREFIX = "results/"
+WORK_PREFIX = "work/"
+"""The turn workflow's work lists (one JSON array of game ids per run), in the state bucket."""
+# The turn workflow's leases: the run lease, one item for the whole workflow, and each game's
+# processing lease, an item of its own beside META (whose every version write replaces it whole).
+WORKFLOW = "WORKFLOW"
+RUN_LEASE = "RUN"
+GAME_LEASE = "PROCESSING"
 
 
 def iso(moment: datetime) -> str:
@@ -135,3 +142,9 @@ def pending_join_pk(token: str) -> str:
     """A JOIN waiting for its confirmation, by the hash of its token (the token, which takes the
     seat, is never stored)."""
     return f"JOIN#{hashlib.sha256(token.strip().upper().encode()).hexdigest()}"
+
+
+def work_list_key(run: str) -> str:
+    """The S3 key of a workflow run's work list; ``run`` is its execution ARN (or name), whose
+    last part, the execution's name, is unique per state machine."""
+    return f"{WORK_PREFIX}{run.rsplit(':', 1)[-1]}.json"

@@ -8,7 +8,8 @@ Every write that changes a game is a new version, conditional on the version it 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator, Sequence
+import json
+from collections.abc import Callable, Iterator, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -35,6 +36,8 @@ from functions.store.records import (
 # A state larger than this (UTF-8 bytes) goes to the state bucket; an item may hold 400 KB in all.
 INLINE_LIMIT = 300_000
 SUBMISSION_ATTEMPTS = 5
+DUE_PAGE = 1000
+"""Due-index items read per query page by the turn workflow's ``due_game_ids``."""
 CLAIM_ATTEMPTS = 3
 
 
@@ -67,7 +70,7 @@ class Store:
     """The one way the host reads and writes persistent game data.
 
     ``dynamodb`` and ``s3`` are botocore clients (made from the environment when not given; the S3
-    client on first use, as find_due and park_failed never need it: ~90 ms of their cold start).
+    client on first use, as park_failed never needs it: ~90 ms of its cold start).
     """
 
     def __init__(self, settings: Settings, dynamodb: Any = None, s3: Any = None) -> None:
@@ -113,14 +116,28 @@ class Store:
     def due_games(self, now: datetime) -> list[GameRecord]:
         """The running, unparked games with a deadline passed at ``now`` or, where processing may be
         early, every awaited order of a scope in. One query of the due index, never a scan."""
-        items = self._query(
-            IndexName=GSI2,
-            KeyConditionExpression="#pk = :pk AND #sk <= :now",
-            ExpressionAttributeNames={"#pk": GSI2PK, "#sk": GSI2SK},
-            ExpressionAttributeValues=to_item({":pk": keys.DUE, ":now": keys.iso(now)}),
-        )
-        games = [GameRecord.model_validate(item) for item in items]
+        games = [GameRecord.model_validate(item) for item in self._query(**self._due(now))]
         return sorted((g for g in games if g.schedulable()), key=lambda g: g.game_id)
+
+    def due_game_ids(self, now: datetime, page_size: int = DUE_PAGE) -> Iterator[str]:
+        """The ids of the games :meth:`due_games` gives, earliest due first (the ready ones, then
+        by deadline), read ``page_size`` index items a page with only the attributes the check
+        needs: the turn workflow's list of 10,000 games, without 10,000 records in memory."""
+        query = self._due(now)
+        query["ProjectionExpression"] = "#id, #status, #parked"
+        query["ExpressionAttributeNames"] |= {"#id": "game_id", "#status": "status", "#parked": "parked"}
+        for item in self._query(**query, PaginationConfig={"PageSize": page_size}):
+            if item.get("status") == "running" and item.get("parked") is None:
+                yield str(item["game_id"])
+
+    @staticmethod
+    def _due(now: datetime) -> Item:
+        return {
+            "IndexName": GSI2,
+            "KeyConditionExpression": "#pk = :pk AND #sk <= :now",
+            "ExpressionAttributeNames": {"#pk": GSI2PK, "#sk": GSI2SK},
+            "ExpressionAttributeValues": to_item({":pk": keys.DUE, ":now": keys.iso(now)}),
+        }
 
     # --- players -----------------------------------------------------------------------------------
 
@@ -495,6 +512,85 @@ class Store:
                 return None
             raise
         return PendingJoin.model_validate(from_item(found["Attributes"]))
+
+    # --- turn workflow runs: work lists, the run lease, game leases --------------------------------
+
+    def put_work_list(self, run: str, game_ids: Sequence[str]) -> str:
+        """Write the run's work list (a JSON array of game ids, which the workflow's Distributed
+        Map reads with its ItemReader) to the state bucket; its key."""
+        key = keys.work_list_key(run)
+        body = json.dumps(list(game_ids), separators=(",", ":")).encode()
+        self.s3.put_object(
+            Bucket=self.settings.state_bucket, Key=key, Body=body, ContentType="application/json"
+        )
+        return key
+
+    def lease_run(self, run: str, now: datetime, until: datetime, alive: Callable[[str], bool]) -> str:
+        """Take the run lease for ``run`` until ``until``; the run that holds it afterwards (``run``
+        when taken). Nobody releases it: it is free once it expires (at ``now``) or once its holder
+        is no longer running (``alive``, asked only then), and a retried run takes its own again.
+        Of two runs taking it at once, the conditional write lets one."""
+        held = self._get(keys.WORKFLOW, keys.RUN_LEASE)
+        if held is not None and held["run"] != run and held["until"] > keys.iso(now) and alive(held["run"]):
+            return str(held["run"])
+        item = {PK: keys.WORKFLOW, SK: keys.RUN_LEASE, "kind": "lease", "run": run, "until": keys.iso(until)}
+        try:
+            if held is None:
+                self.dynamodb.put_item(**self._put(item, new=True)["Put"])
+            else:
+                self.dynamodb.put_item(
+                    TableName=self.table,
+                    Item=to_item(item),
+                    ConditionExpression="#run = :seen",
+                    ExpressionAttributeNames={"#run": "run"},
+                    ExpressionAttributeValues=to_item({":seen": held["run"]}),
+                )
+        except ClientError as error:
+            if _error_code(error) != "ConditionalCheckFailedException":
+                raise
+            taken = self._get(keys.WORKFLOW, keys.RUN_LEASE)
+            return run if taken is None else str(taken["run"])
+        return run
+
+    def lease_game(self, game_id: str, run: str, now: datetime, until: datetime) -> bool:
+        """Lease the game to ``run`` until ``until`` (before processing it); False when another
+        run holds an unexpired lease on it. The same run may lease it again (a retry)."""
+        item = {
+            PK: keys.game_pk(game_id),
+            SK: keys.GAME_LEASE,
+            "kind": "lease",
+            "run": run,
+            "until": keys.iso(until),
+            # A lease whose run crashed before releasing it goes away on its own.
+            TTL_ATTRIBUTE: keys.epoch_seconds(until),
+        }
+        try:
+            self.dynamodb.put_item(
+                TableName=self.table,
+                Item=to_item(item),
+                ConditionExpression="attribute_not_exists(#pk) OR #until <= :now OR #run = :run",
+                ExpressionAttributeNames={"#pk": PK, "#until": "until", "#run": "run"},
+                ExpressionAttributeValues=to_item({":now": keys.iso(now), ":run": run}),
+            )
+        except ClientError as error:
+            if _error_code(error) == "ConditionalCheckFailedException":
+                return False
+            raise
+        return True
+
+    def release_game(self, game_id: str, run: str) -> None:
+        """End ``run``'s lease on the game (nothing if another run holds it now)."""
+        try:
+            self.dynamodb.delete_item(
+                TableName=self.table,
+                Key=to_item({PK: keys.game_pk(game_id), SK: keys.GAME_LEASE}),
+                ConditionExpression="#run = :run",
+                ExpressionAttributeNames={"#run": "run"},
+                ExpressionAttributeValues=to_item({":run": run}),
+            )
+        except ClientError as error:
+            if _error_code(error) != "ConditionalCheckFailedException":
+                raise
 
     # --- items -------------------------------------------------------------------------------------
 

@@ -11,20 +11,24 @@ import time
 import zipfile
 from email.parser import BytesParser
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import boto3
 import pytest
 from moto import mock_aws
+from moto.stepfunctions.parser.asl.component.common.retry import retrier_decl
 
 from functions.handlers import workflow
 from functions.local.aws import in_process_lambdas, substitute
 from functions.resources import FUNCTIONS, STATE_MACHINE_FILE
-from functions.store import Store
+from functions.store import Store, keys
 from tests.functions.test_turns import GAME, START, mail_orders, new_game
 
 REGION = "eu-west-1"
 NOW = {"now": "2025-03-01T12:00:00+00:00"}
+BUCKET = "turns-state"
+RUN = "arn:aws:states:eu-west-1:123456789012:execution:warpmail-test-turns:tick-1"
 CALLS: list[tuple[str, dict[str, Any]]] = []
 
 
@@ -33,22 +37,53 @@ def definition() -> dict[str, Any]:
     return loaded
 
 
+TRANSIENT = {
+    "TransientError",
+    "Lambda.TooManyRequestsException",
+    "Lambda.ServiceException",
+    "Lambda.AWSLambdaException",
+    "Lambda.SdkClientException",
+}
+
+
 def test_the_definition_is_json_path_asl_with_the_workflow_states() -> None:
     asl = definition()
     assert asl["QueryLanguage"] == "JSONPath"
     assert asl["TimeoutSeconds"] == 3600, "a run stuck for an hour is stopped (the workflow-failed alarm)"
+    assert asl["TimeoutSeconds"] == workflow.RUN_LEASE.total_seconds(), "no run outlives its run lease"
     assert asl["StartAt"] == "FindDue"
-    assert asl["States"]["FindDue"]["Next"] == "ProcessGames"
+    find_due = asl["States"]["FindDue"]
+    assert find_due["Next"] == "ProcessGames"
+    assert find_due["Parameters"] == {"run.$": "$$.Execution.Id", "input.$": "$"}
     fan_out = asl["States"]["ProcessGames"]
-    assert (fan_out["Type"], fan_out["ItemsPath"], fan_out["MaxConcurrency"]) == ("Map", "$.games", 10)
+    assert (fan_out["Type"], fan_out["MaxConcurrency"]) == ("Map", 10)
     assert fan_out["ItemProcessor"]["ProcessorConfig"] == {"Mode": "DISTRIBUTED", "ExecutionType": "STANDARD"}
-    assert "ItemReader" not in fan_out, "the games come in the state input, not from S3"
+    assert "ItemsPath" not in fan_out, "the ids never travel in the state: 256 KB is about 10,000 ids"
+    assert fan_out["ItemReader"] == {
+        "Resource": "arn:aws:states:::s3:getObject",
+        "ReaderConfig": {"InputType": "JSON"},
+        "Parameters": {"Bucket": "${StateBucket}", "Key.$": "$.work_list"},
+    }
+    assert fan_out["ItemSelector"] == {"game_id.$": "$$.Map.Item.Value", "now.$": "$.now", "run.$": "$.run"}
+    assert fan_out["ResultPath"] is None, "no game's summary comes back into the run's state"
     per_game = fan_out["ItemProcessor"]["States"]
-    assert per_game["ProcessGame"]["Retry"][0]["MaxAttempts"] == 2
-    assert per_game["ProcessGame"]["Catch"][0]["Next"] == "ParkFailed"
+    engine, transient, other = per_game["ProcessGame"]["Retry"]
+    assert engine == {"ErrorEquals": ["EngineError"], "MaxAttempts": 0}
+    assert set(transient["ErrorEquals"]) == TRANSIENT | {"States.Timeout"}
+    assert (transient["JitterStrategy"], transient["MaxDelaySeconds"], transient["MaxAttempts"]) == (
+        "FULL",
+        30,
+        4,
+    )
+    assert (other["ErrorEquals"], other["MaxAttempts"]) == (["States.ALL"], 2)
+    left_due, counted = per_game["ProcessGame"]["Catch"]
+    assert (set(left_due["ErrorEquals"]), left_due["Next"]) == (TRANSIENT, "LeftDue")
+    assert per_game["LeftDue"]["Type"] == "Succeed"
+    assert (counted["ErrorEquals"], counted["Next"]) == (["States.ALL"], "ParkFailed")
     text = STATE_MACHINE_FILE.read_text(encoding="utf-8")
     assert "{%" not in text and "JSONata" not in text and '"Assign"' not in text
-    assert set(re.findall(r"\$\{(\w+)\}", text)) == {f.placeholder for f in FUNCTIONS if f.key != "inbound"}
+    functions = {f.placeholder for f in FUNCTIONS if f.key != "inbound"}
+    assert set(re.findall(r"\$\{(\w+)\}", text)) == functions | {"StateBucket"}
 
 
 # --- Stub handlers, invoked by moto's Lambda in this process ---
@@ -56,13 +91,21 @@ def test_the_definition_is_json_path_asl_with_the_workflow_states() -> None:
 
 def stub_find_due(event: dict[str, Any], context: Any) -> dict[str, Any]:
     CALLS.append(("find_due", event))
-    return {"games": event.get("games", ["g1", "broken", "g2"]), "now": event["now"]}
+    games = event["input"].get("games", ["g1", "broken", "throttled", "engine", "g2"])
+    key = keys.work_list_key(event["run"])
+    boto3.client("s3", region_name=REGION).put_object(Bucket=BUCKET, Key=key, Body=json.dumps(games).encode())
+    return {"run": event["run"], "now": event["input"]["now"], "work_list": key}
 
 
 def stub_process_game(event: dict[str, Any], context: Any) -> dict[str, Any]:
     CALLS.append(("process_game", event))
-    if event["game_id"] == "broken":
-        raise RuntimeError("the engine fell over")
+    failures: dict[str, Exception] = {
+        "broken": RuntimeError("the host fell over"),
+        "throttled": workflow.TransientError("Throttling: Maximum sending rate exceeded"),
+        "engine": workflow.EngineError("KeyError: 'P3'"),
+    }
+    if event["game_id"] in failures:
+        raise failures[event["game_id"]]
     return {"game_id": event["game_id"], "result": "processed"}
 
 
@@ -79,14 +122,24 @@ def _zip() -> bytes:
 
 
 @pytest.fixture
-def machine() -> Any:
+def retry_waits(monkeypatch: pytest.MonkeyPatch) -> list[float]:
+    """The waits moto's interpreter makes before each retry, recorded instead of slept."""
+    waits: list[float] = []
+    monkeypatch.setattr(retrier_decl, "time", SimpleNamespace(sleep=waits.append))
+    return waits
+
+
+@pytest.fixture
+def machine(retry_waits: list[float]) -> Any:
     logging.getLogger("moto.stepfunctions").setLevel(logging.CRITICAL)
     with mock_aws(config={"stepfunctions": {"execute_state_machine": True}}), in_process_lambdas():
         iam = boto3.client("iam", region_name=REGION)
         trust = {"Version": "2012-10-17", "Statement": []}
         role = iam.create_role(RoleName="r", AssumeRolePolicyDocument=json.dumps(trust))["Role"]["Arn"]
+        s3 = boto3.client("s3", region_name=REGION)
+        s3.create_bucket(Bucket=BUCKET, CreateBucketConfiguration={"LocationConstraint": REGION})
         lambdas = boto3.client("lambda", region_name=REGION)
-        arns = {}
+        values = {"StateBucket": BUCKET}
         for spec in (f for f in FUNCTIONS if f.key != "inbound"):
             created = lambdas.create_function(
                 FunctionName=spec.key,
@@ -95,8 +148,8 @@ def machine() -> Any:
                 Handler=f"{__name__}.stub_{spec.key}",
                 Code={"ZipFile": _zip()},
             )
-            arns[spec.placeholder] = created["FunctionArn"]
-        text = substitute(STATE_MACHINE_FILE.read_text(encoding="utf-8"), arns)
+            values[spec.placeholder] = created["FunctionArn"]
+        text = substitute(STATE_MACHINE_FILE.read_text(encoding="utf-8"), values)
         sfn = boto3.client("stepfunctions", region_name=REGION)
         arn = sfn.create_state_machine(name="turns", definition=text, roleArn=role)["stateMachineArn"]
         yield sfn, arn
@@ -115,22 +168,44 @@ def run_to_end(sfn: Any, arn: str, name: str, payload: dict[str, Any]) -> tuple[
     return described, [event["type"] for event in history]
 
 
-def test_one_run_processes_every_due_game_and_parks_the_one_that_fails(machine: Any) -> None:
-    # Given three games due, one of which always fails
+def test_one_run_processes_every_due_game_and_heals_transient_failures(
+    machine: Any, retry_waits: list[float]
+) -> None:
+    # Given five games due: one whose host fails every time, one throttled every time, one whose
+    # engine raises
     sfn, arn = machine
     CALLS.clear()
     # When the schedule starts the workflow
     described, _ = run_to_end(sfn, arn, "tick-1", {})
-    # Then the run succeeds: the good games processed, the failing one retried twice then parked
+    # Then the run succeeds with the work list's games each processed in the run's own name
     assert described["status"] == "SUCCEEDED", described
+    run = described["executionArn"]
     output = json.loads(described["output"])
-    assert [item["game_id"] for item in output["processed"]] == ["g1", "broken", "g2"]
+    assert output == {"run": run, "now": NOW["now"], "work_list": "work/tick-1.json"}, "no results collected"
     tries = [event["game_id"] for name, event in CALLS if name == "process_game"]
-    assert tries.count("broken") == 3 and tries.count("g1") == 1
+    assert sorted(set(tries)) == ["broken", "engine", "g1", "g2", "throttled"]
+    assert {event["run"] for name, event in CALLS if name == "process_game"} == {run}
+    # the host's failure retried twice, the throttling four times, the engine's never
+    assert (tries.count("g1"), tries.count("broken"), tries.count("throttled"), tries.count("engine")) == (
+        1,
+        3,
+        5,
+        1,
+    )
+    # and only the host's and the engine's failures go to be counted: the throttled game stays due
     parked = [event for name, event in CALLS if name == "park_failed"]
-    assert [event["game_id"] for event in parked] == ["broken"]
-    assert parked[0]["now"] == "2025-03-01T12:00:00+00:00"
-    assert "fell over" in parked[0]["error"]["Cause"]
+    assert sorted(event["game_id"] for event in parked) == ["broken", "engine"]
+    assert all(event["now"] == NOW["now"] for event in parked)
+    assert {event["error"]["Error"] for event in parked} == {"RuntimeError", "EngineError"}
+    # the backoff: 1 s then 2 s for the host's failure; for the throttling, full jitter under
+    # 2, 4, 8, 16 s capped at 30
+    exact = [wait for wait in retry_waits if wait in (1, 2)]
+    jittered = [wait for wait in retry_waits if wait not in (1, 2)]
+    assert exact == [1, 2], retry_waits
+    assert len(jittered) == 4 and all(
+        0 <= wait <= cap for wait, cap in zip(jittered, (2, 4, 8, 16), strict=True)
+    ), jittered
+    assert len(set(jittered)) == 4, "jittered: never the same wait twice"
 
 
 def test_the_run_history_stays_the_same_size_however_many_games_are_due(machine: Any) -> None:
@@ -148,7 +223,7 @@ def test_the_run_history_stays_the_same_size_however_many_games_are_due(machine:
     for described, _, processed, games in runs.values():
         assert described["status"] == "SUCCEEDED", described
         assert processed == sorted(games)
-        assert len(json.loads(described["output"])["processed"]) == len(games)
+        assert len(described["output"]) < 300, "the run's output is the same few fields"
     assert runs[2][1] == runs[40][1]
     assert "MapRunStarted" in runs[40][1] and "TaskStateEntered" in runs[40][1]
 
@@ -161,17 +236,26 @@ def test_the_handlers_find_process_and_park_a_game(
 ) -> None:
     # Given a game against a robot, its player's orders in, and mail going to a local outbox
     monkeypatch.setenv(workflow.OUTBOX_VARIABLE, str(tmp_path))
-    for cached in (workflow.settings, workflow.store, workflow.mailer):
+    for cached in (workflow.settings, workflow.store, workflow.mailer, workflow.stepfunctions):
         cached.cache_clear()
     new_game(store)
     mail_orders(store, "P1", START)
     # When the workflow's handlers run
-    due = workflow.find_due({"now": START.isoformat()}, None)
-    summary = workflow.process_game({"game_id": due["games"][0], "now": due["now"]}, None)
-    failure = {"Error": "RuntimeError", "Cause": "the engine fell over"}
-    parked = workflow.park_failed({"game_id": GAME, "now": due["now"], "error": failure}, None)
+    due = workflow.find_due({"run": RUN, "input": {"now": START.isoformat()}}, None)
+    listed = store.s3.get_object(Bucket=store.settings.state_bucket, Key=due["work_list"])["Body"].read()
+    (game_id,) = json.loads(listed)
+    summary = workflow.process_game({"game_id": game_id, "now": due["now"], "run": RUN}, None)
+    failure = {"Error": "EngineError", "Cause": "KeyError: 'P3'"}
+    parked = workflow.park_failed({"game_id": GAME, "now": due["now"], "run": RUN, "error": failure}, None)
     # Then the game was due, played (the player's turn, the robot's), mailed, and is now parked
-    assert due == {"games": [GAME], "now": START.isoformat()}
+    assert due == {
+        "run": RUN,
+        "now": START.isoformat(),
+        "games": 1,
+        "work_list": "work/tick-1.json",
+        "lease_holder": RUN,
+    }
+    assert game_id == GAME
     assert (summary["result"], summary["steps"], summary["mails"]) == ("processed", 2, 3)
     results = [BytesParser().parsebytes(eml.read_bytes()) for eml in tmp_path.glob("*.eml")]
     assert len(results) == 3
@@ -180,5 +264,9 @@ def test_the_handlers_find_process_and_park_a_game(
     }, "sent on the host's own, not in answer to a mail (RFC 3834)"
     assert parked["parked"] is True
     game = store.game(GAME)
-    assert game is not None and game.parked == "RuntimeError: the engine fell over" and game.failures == 1
-    assert workflow.find_due({"now": START.isoformat()}, None)["games"] == []
+    assert game is not None and game.parked == "EngineError: KeyError: 'P3'" and game.failures == 1
+    # and the next run (the first one over: Step Functions does not know it) finds nothing due
+    again = workflow.find_due(
+        {"run": RUN.replace("tick-1", "tick-2"), "input": {"now": START.isoformat()}}, None
+    )
+    assert again["games"] == 0 and again["lease_holder"].endswith("tick-2")

@@ -106,9 +106,12 @@ def test_the_functions_reach_their_own_prefixes_only(synthesized: Synthesized) -
     process = granted(synthesized, "process_game")
     assert process["s3:GetObject"] == {objects(state, "states/")}
     assert process["s3:PutObject"] == {objects(state, "states/"), objects(state, "results/")}
-    for key in ("find_due", "park_failed"):
-        # Neither reads or writes objects nor sends (find_due reads the sending quota only: below)
-        assert not {action for action in granted(synthesized, key) if action.startswith(("s3:", "ses:Send"))}
+    assert granted(synthesized, "find_due")["s3:PutObject"] == {objects(state, "work/")}
+    # find_due reads the sending quota only (below); neither sends
+    assert not {action for action in granted(synthesized, "find_due") if action.startswith("ses:Send")}
+    assert not {
+        action for action in granted(synthesized, "park_failed") if action.startswith(("s3:", "ses:"))
+    }
 
 
 def test_table_access_is_on_the_table_and_its_indexes(synthesized: Synthesized) -> None:
@@ -118,12 +121,32 @@ def test_table_access_is_on_the_table_and_its_indexes(synthesized: Synthesized) 
         json.dumps({"Fn::Join": ["", [{"Fn::GetAtt": [table, "Arn"]}, f"/index/{index.name}"]]})
         for index in DESCRIBED.table_spec.indexes
     }
+    due_index = json.dumps({"Fn::Join": ["", [{"Fn::GetAtt": [table, "Arn"]}, "/index/GSI2"]]})
     find_due = granted(synthesized, "find_due")
-    assert set(find_due) >= {"dynamodb:Query", "dynamodb:GetItem"}
-    assert find_due["dynamodb:Query"] == {arn, *indexes}
-    assert not {action for action in find_due if action in {"dynamodb:PutItem", "dynamodb:UpdateItem"}}
-    for key in ("inbound", "process_game", "park_failed"):
+    assert {action: r for action, r in find_due.items() if action.startswith("dynamodb:")} == {
+        "dynamodb:Query": {due_index},
+        "dynamodb:GetItem": {arn},
+        "dynamodb:PutItem": {arn},
+    }, "the due index, and the run lease"
+    (lease,) = [
+        s for s in role_statements(synthesized, "find_due") if "dynamodb:PutItem" in listed(s["Action"])
+    ]
+    assert lease["Condition"] == {"ForAllValues:StringEquals": {"dynamodb:LeadingKeys": ["WORKFLOW"]}}
+    park = granted(synthesized, "park_failed")
+    assert {action: r for action, r in park.items() if action.startswith("dynamodb:")} == {
+        action: {arn}
+        for action in ("dynamodb:GetItem", "dynamodb:Query", "dynamodb:PutItem", "dynamodb:UpdateItem")
+    }, "a game read, a new version written: no index, no delete"
+    for key in ("inbound", "process_game"):
+        assert granted(synthesized, key)["dynamodb:Query"] == {arn, *indexes}
         assert granted(synthesized, key)["dynamodb:PutItem"] == {arn}
+
+
+def test_find_due_asks_only_about_the_turn_workflows_runs(synthesized: Synthesized) -> None:
+    (describe,) = granted(synthesized, "find_due")["states:DescribeExecution"]
+    assert f":execution:{DESCRIBED.state_machine}:*" in describe
+    for key in ("inbound", "process_game", "park_failed"):
+        assert not {action for action in granted(synthesized, key) if action.startswith("states:")}
 
 
 def test_only_the_mailing_functions_send_and_only_as_the_domain_with_the_configuration_set(

@@ -20,10 +20,12 @@ from functions.handlers import inbound, workflow
 from functions.local.aws import LambdaContext
 from functions.resources import METRICS_NAMESPACE
 from functions.schedule import due_at
-from functions.store import provision
+from functions.store import GameRecord, provision
 from tests.functions.test_turns import GAME, new_game
 from tests.infra.conftest import ENVIRONMENT, Synthesized
 from tests.infra.test_stack import DESCRIBED, alarms
+
+RUN = "arn:aws:states:eu-west-1:123456789012:execution:warpmail-test-turns:tick-1"
 
 REGION = "eu-west-1"
 
@@ -108,9 +110,11 @@ def test_an_inbound_failure_raises_this_environments_alarm(
 def test_a_parked_game_raises_this_environments_alarm(
     synthesized: Synthesized, deployed: None, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    # When the workflow parks a game
-    failure = {"Error": "RuntimeError", "Cause": "the engine fell over"}
-    workflow.park_failed({"game_id": "g1", "now": "2026-01-05T18:00:00+00:00", "error": failure}, None)
+    # When the workflow parks a game (an engine error parks at once)
+    workflow.store().create_game(GameRecord(game_id="g1", title="Test", status="running"), [], "{}")
+    failure = {"Error": "EngineError", "Cause": "the engine fell over"}
+    event = {"game_id": "g1", "now": "2026-01-05T18:00:00+00:00", "run": "tick-1", "error": failure}
+    assert workflow.park_failed(event, None)["parked"] is True
     # Then GamesParked is published where the alarm looks
     assert published(capsys.readouterr().out, "GamesParked") == selected(synthesized, "games-parked")
 
@@ -128,8 +132,10 @@ def test_find_due_publishes_the_backlog_and_the_sending_quota_where_their_alarms
     with Stubber(workflow.mailer().client) as ses:
         ses.add_response("get_account", quota)
         # When the schedule's run finds the due games
-        found = workflow.find_due({"now": (due + timedelta(minutes=45)).isoformat()}, None)
-    assert found["games"] == [GAME]
+        found = workflow.find_due(
+            {"run": RUN, "input": {"now": (due + timedelta(minutes=45)).isoformat()}}, None
+        )
+    assert found["games"] == 1
     # Then the backlog and the quota are published where the alarms look, and would raise them
     out = capsys.readouterr().out
     namespace, dimensions, oldest = emitted(out, "OldestDueMinutes")
@@ -143,7 +149,7 @@ def test_find_due_publishes_the_backlog_and_the_sending_quota_where_their_alarms
 
 def test_an_idle_run_publishes_no_metric(deployed: None, capsys: pytest.CaptureFixture[str]) -> None:
     # Each custom metric published all month costs $0.30: idle runs publish none
-    assert workflow.find_due({"now": "2026-01-05T18:00:00+00:00"}, None)["games"] == []
+    assert workflow.find_due({"run": RUN, "input": {"now": "2026-01-05T18:00:00+00:00"}}, None)["games"] == 0
     assert '"CloudWatchMetrics"' not in capsys.readouterr().out
 
 

@@ -4,11 +4,14 @@ local mode does it (functions/local/aws.py), the two are the same definition."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from functions.local.aws import substitute
 from functions.resources import resources
+from functions.store.keys import WORK_PREFIX
 from tests.infra.conftest import ENVIRONMENT, MAIL_DOMAIN, Synthesized
+from tests.infra.test_iam import objects
 
 DESCRIBED = resources(ENVIRONMENT, MAIL_DOMAIN)
 
@@ -42,3 +45,25 @@ def test_the_deployed_definition_is_the_shared_file(synthesized: Synthesized) ->
     )
     assert deployed == local
     assert "${" not in substitute(shared, deployed)
+
+
+def test_the_state_machine_reads_the_work_lists_that_expire_after_a_day(synthesized: Synthesized) -> None:
+    machine = synthesized.one("AWS::StepFunctions::StateMachine")
+    role = machine["Properties"]["RoleArn"]["Fn::GetAtt"][0]
+    grants = [
+        statement
+        for policy in synthesized.resources("AWS::IAM::Policy").values()
+        if {"Ref": role} in policy["Properties"]["Roles"]
+        for statement in policy["Properties"]["PolicyDocument"]["Statement"]
+    ]
+    reads = [statement for statement in grants if "s3:" in json.dumps(statement["Action"])]
+    assert [(statement["Action"], json.dumps(statement["Resource"])) for statement in reads] == [
+        ("s3:GetObject", objects(DESCRIBED.state_bucket, WORK_PREFIX))
+    ], "the ItemReader's work lists, nothing else of the bucket"
+    (bucket,) = [
+        b["Properties"]
+        for b in synthesized.resources("AWS::S3::Bucket").values()
+        if b["Properties"].get("BucketName") == DESCRIBED.state_bucket
+    ]
+    (rule,) = [r for r in bucket["LifecycleConfiguration"]["Rules"] if r.get("Prefix") == WORK_PREFIX]
+    assert (rule["ExpirationInDays"], rule["NoncurrentVersionExpiration"]["NoncurrentDays"]) == (1, 1)
