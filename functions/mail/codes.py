@@ -66,7 +66,10 @@ def hash_code(code: str) -> str:
 
 def code_matches(code: str, hashed: str) -> bool:
     """Whether ``code``, as a player typed it, is the code ``hashed`` was made from. False
-    for a malformed or unknown ``hashed`` (never raises)."""
+    for a malformed or unknown ``hashed`` (never raises), and for a code holding a control
+    character: nobody types one, and ``normalise`` would drop those that count as white space."""
+    if any(unicodedata.category(char) == "Cc" and char != "\t" for char in code):
+        return False
     try:
         scheme, n, r, p, salt, digest = hashed.split("$")
         if scheme != SCHEME or not 1 < int(n) <= MAX_N or int(r) * int(p) > 64:
