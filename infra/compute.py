@@ -84,10 +84,12 @@ ACCESS = {
         table_writes=True, reads=(STATE_PREFIX,), writes=(STATE_PREFIX, RESULTS_PREFIX), sends_mail=True
     ),
     # A game and its players and orders read, a new version written, the due index's keys set
-    # (Store.update_game): no index read, nothing deleted.
+    # (Store.update_game): no index read, nothing deleted; the GM mailed once (a claim, the mail
+    # log: functions/host/parked.py).
     "park_failed": Access(
         table_actions=("dynamodb:GetItem", "dynamodb:Query", "dynamodb:PutItem", "dynamodb:UpdateItem"),
         indexes=(),
+        sends_mail=True,
     ),
 }
 """Each function's access: by default every read of the table and its indexes."""

@@ -305,13 +305,29 @@ def park_failed(event: dict[str, Any], context: Any) -> dict[str, Any]:
     failures = 0 if game is None else game.failures
     parked = game is not None and game.parked is not None
     if parked:
+        assert game is not None
         logger.error("game parked", extra={"reason": reason, "failures": failures})
         metrics.add_metric(name="GamesParked", unit=MetricUnit.Count, value=1)
+        tell_gm(game)
     else:
         logger.warning(
             "game failed: due again at the next tick", extra={"reason": reason, "failures": failures}
         )
     return {"game_id": failed.game_id, "parked": parked, "failures": failures, "reason": reason}
+
+
+def tell_gm(game: GameRecord) -> None:
+    """The game's GM is mailed why it was parked and how to release it; a failure to mail is
+    logged, never raised: the park stands, and the alarm tells the operator anyway."""
+    from functions.host.parked import tell_gm_parked
+
+    version = game.version + 1  # the version the park wrote
+    try:
+        tell_gm_parked(
+            store(), mailer(), settings(), game.model_copy(update={"version": version}), datetime.now(UTC)
+        )
+    except Exception:
+        logger.exception("could not mail the GM of the parked game")
 
 
 def count_failure(game_id: str, reason: str, park_now: bool) -> GameRecord | None:
@@ -321,13 +337,14 @@ def count_failure(game_id: str, reason: str, park_now: bool) -> GameRecord | Non
     games: Store = store()
     for _ in range(PARK_ATTEMPTS):
         game = games.game(game_id)
-        if game is None:
-            return None
+        if game is None or game.parked is not None:
+            # Parked already (by an overlapping run): nothing more to count, nobody to tell again.
+            return game
         failures = game.failures + 1
         update: dict[str, Any] = {"failures": failures}
         if park_now or failures >= PARK_AFTER_TICKS:
             update["parked"] = reason
         record = game.model_copy(update=update)
         if games.update_game(record, expected_version=game.version):
-            return record
+            return record.model_copy(update={"version": game.version + 1})
     return None

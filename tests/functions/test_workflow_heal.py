@@ -23,6 +23,8 @@ from tests.functions.test_store import a_game, created
 from tests.functions.test_turns import GAME, START, Recorder, mail_orders, new_game, subjects
 from tests.functions.test_turns import quick_rendering as quick_rendering  # autouse: no map drawn
 
+handlers_mail: list[Any] = []
+"""What the handlers mailed in the current test."""
 RUN_A = "arn:aws:states:eu-west-1:123456789012:execution:warpmail-test-turns:run-a"
 RUN_B = "arn:aws:states:eu-west-1:123456789012:execution:warpmail-test-turns:run-b"
 HOUR = timedelta(hours=1)
@@ -36,6 +38,8 @@ def handlers(store: Store, monkeypatch: pytest.MonkeyPatch) -> Iterator[Store]:
         cached.cache_clear()
     recorder = Recorder()
     monkeypatch.setattr(workflow, "mailer", lambda: recorder)
+    handlers_mail[:] = []
+    monkeypatch.setattr(recorder, "sent", handlers_mail)
     yield store
     for cached in caches:
         cached.cache_clear()
@@ -247,6 +251,13 @@ def test_a_game_is_parked_at_its_third_failed_tick_in_a_row_and_a_good_tick_star
     assert [(c["failures"], c["parked"]) for c in again] == [(1, False), (2, False), (3, True)]
     game = handlers.game(GAME)
     assert game is not None and game.parked == "RuntimeError: the host fell over"
+    # And the GM (the host's address: the game has none) is told once, with the way out
+    [told] = [m for m in handlers_mail if "is parked" in str(m["Subject"])]
+    assert told["To"] == handlers.settings.sender
+    text = told.get_body(("plain",)).get_content()
+    assert "RuntimeError: the host fell over" in text and f"warpmail turn unpark {GAME}" in text
+    workflow.park_failed(event, None)
+    assert len([m for m in handlers_mail if "is parked" in str(m["Subject"])]) == 1, "once a park"
 
 
 def test_an_engine_error_parks_the_game_at_once(handlers: Store) -> None:

@@ -107,10 +107,13 @@ def test_the_functions_reach_their_own_prefixes_only(synthesized: Synthesized) -
     assert process["s3:GetObject"] == {objects(state, "states/")}
     assert process["s3:PutObject"] == {objects(state, "states/"), objects(state, "results/")}
     assert granted(synthesized, "find_due")["s3:PutObject"] == {objects(state, "work/")}
-    # find_due reads the sending quota only (below); neither sends
+    # find_due reads the sending quota only (below) and sends nothing; park_failed reads and
+    # writes no object, and sends only the parked game's GM their mail
     assert not {action for action in granted(synthesized, "find_due") if action.startswith("ses:Send")}
-    assert not {
-        action for action in granted(synthesized, "park_failed") if action.startswith(("s3:", "ses:"))
+    parking = granted(synthesized, "park_failed")
+    assert not {action for action in parking if action.startswith("s3:")}
+    assert {action for action in parking if action.startswith("ses:")} == {
+        action for action in granted(synthesized, "process_game") if action.startswith("ses:")
     }
 
 
@@ -152,7 +155,7 @@ def test_find_due_asks_only_about_the_turn_workflows_runs(synthesized: Synthesiz
 def test_only_the_mailing_functions_send_and_only_as_the_domain_with_the_configuration_set(
     synthesized: Synthesized,
 ) -> None:
-    for key in ("inbound", "process_game"):
+    for key in ("inbound", "process_game", "park_failed"):
         sends = granted(synthesized, key)["ses:SendEmail"]
         assert len(sends) == 2
         assert any(f":identity/{MAIL_DOMAIN}" in r for r in sends)
