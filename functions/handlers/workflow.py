@@ -34,7 +34,7 @@ from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
 
 from functions import clients
 from functions.handlers import TRACED_MODULES, container_cache, tag_environment
-from functions.mail.ses import mailer_quota
+from functions.mail.ses import SendQuota, mailer_quota
 from functions.resources import FUNCTIONS, METRICS_NAMESPACE, SERVICE, Settings
 from functions.schedule import oldest_due_minutes
 from functions.store import Store
@@ -49,6 +49,9 @@ PARK_ATTEMPTS = 3
 CAUSE_LIMIT = 1000
 PARK_AFTER_TICKS = 3
 """A game whose processing fails (other than transiently) at this many ticks in a row is parked."""
+MAILS_PER_GAME = 9
+"""Mails one game's run may send at most, as reckoned against the sending quota: a results mail
+to each of 8 players, and an alert to the GM."""
 OLDEST_SAMPLE = 50
 """Due games read for the backlog metric (``OldestDueMinutes``)."""
 RUN_LEASE = timedelta(seconds=3600)
@@ -167,11 +170,14 @@ def find_due(event: dict[str, Any], context: Any) -> dict[str, Any]:
     clock = datetime.now(UTC)
     now = request.input.now or clock
     holder = store().lease_run(request.run, clock, clock + RUN_LEASE, run_is_running)
-    games = list(store().due_game_ids(now)) if holder == request.run else []
+    due = list(store().due_game_ids(now)) if holder == request.run else []
+    sending = mailer_quota(mailer()) if due else None
+    games = within_quota(due, sending)
     work_list = store().put_work_list(request.run, games)
     logger.info(
         "games due",
-        extra={"games": len(games), "now": now.isoformat(), "work_list": work_list, "lease_holder": holder},
+        extra={"games": len(games), "now": now.isoformat(), "work_list": work_list, "lease_holder": holder}
+        | {"held_for_quota": len(due) - len(games)},
     )
     if games:
         # Only when there are some: a custom metric is billed for every hour it is published
@@ -185,7 +191,7 @@ def find_due(event: dict[str, Any], context: Any) -> dict[str, Any]:
         metrics.add_metric(
             name="OldestDueMinutes", unit=MetricUnit.Count, value=oldest_due_minutes(first, now)
         )
-        if (sending := mailer_quota(mailer())) is not None:
+        if sending is not None:
             metrics.add_metric(
                 name="SesQuotaUsedPercent", unit=MetricUnit.Percent, value=sending.used_percent
             )
@@ -196,6 +202,15 @@ def find_due(event: dict[str, Any], context: Any) -> dict[str, Any]:
         "work_list": work_list,
         "lease_holder": holder,
     }
+
+
+def within_quota(games: list[str], sending: SendQuota | None) -> list[str]:
+    """The first of ``games`` (the earliest due first) whose mail fits in what is left of the SES
+    account's 24-hour quota, at ``MAILS_PER_GAME`` each: the rest stay due, and a later tick
+    takes them when the window has moved on. All of them when the quota is unknown."""
+    if sending is None or len(games) * MAILS_PER_GAME <= sending.mails_left:
+        return games
+    return games[: int(sending.mails_left // MAILS_PER_GAME)]
 
 
 def run_is_running(run: str) -> bool:

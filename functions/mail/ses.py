@@ -108,6 +108,13 @@ class SendQuota:
     max_send_rate: float
 
     @property
+    def mails_left(self) -> float:
+        """Mails the account may still send in the 24-hour window (infinite without a limit)."""
+        if self.max_24_hour_send <= 0:
+            return float("inf")
+        return max(self.max_24_hour_send - self.sent_last_24_hours, 0.0)
+
+    @property
     def used_percent(self) -> float:
         """How much of the 24-hour quota is spent; 0 when SES sets no limit (``Max24HourSend`` -1)."""
         if self.max_24_hour_send <= 0:

@@ -68,3 +68,19 @@ def test_only_an_ses_mailer_has_a_quota(sesv2: tuple[Any, Stubber], tmp_path: An
     read = mailer_quota(SesMailer(client))
     assert read is not None and read.used_percent == pytest.approx(10.0)
     assert mailer_quota(OutboxMailer(tmp_path)) is None
+
+
+def test_a_run_takes_the_games_whose_mail_fits_in_the_quota_left_and_leaves_the_rest_due() -> None:
+    from functions.handlers.workflow import MAILS_PER_GAME, within_quota
+    from functions.mail.ses import SendQuota
+
+    games = [f"g{n}" for n in range(10)]
+    nearly_spent = SendQuota(
+        max_24_hour_send=200.0, sent_last_24_hours=200.0 - 3.5 * MAILS_PER_GAME, max_send_rate=1
+    )
+    assert within_quota(games, nearly_spent) == ["g0", "g1", "g2"], "the earliest due first"
+    spent = SendQuota(max_24_hour_send=200.0, sent_last_24_hours=250.0, max_send_rate=1)
+    assert within_quota(games, spent) == []
+    unlimited = SendQuota(max_24_hour_send=-1.0, sent_last_24_hours=5_000.0, max_send_rate=1)
+    assert within_quota(games, unlimited) == games
+    assert within_quota(games, None) == games, "an unknown quota holds nothing back"

@@ -247,7 +247,8 @@ def test_the_handlers_find_process_and_park_a_game(
     summary = workflow.process_game({"game_id": game_id, "now": due["now"], "run": RUN}, None)
     failure = {"Error": "EngineError", "Cause": "KeyError: 'P3'"}
     parked = workflow.park_failed({"game_id": GAME, "now": due["now"], "run": RUN, "error": failure}, None)
-    # Then the game was due, played (the player's turn, the robot's), mailed, and is now parked
+    # Then the game was due, played (the player's turn, the robot's), mailed, and is now parked,
+    # its GM told
     assert due == {
         "run": RUN,
         "now": START.isoformat(),
@@ -257,7 +258,10 @@ def test_the_handlers_find_process_and_park_a_game(
     }
     assert game_id == GAME
     assert (summary["result"], summary["steps"], summary["mails"]) == ("processed", 2, 3)
-    results = [BytesParser().parsebytes(eml.read_bytes()) for eml in tmp_path.glob("*.eml")]
+    mailed = [BytesParser().parsebytes(eml.read_bytes()) for eml in tmp_path.glob("*.eml")]
+    [told] = [mail for mail in mailed if "is parked" in str(mail["Subject"])]
+    assert told["To"] == store.settings.sender, "the GM (the host's address: the game names none)"
+    results = [mail for mail in mailed if mail is not told]
     assert len(results) == 3
     assert {(mail["X-WarpMail-Kind"], mail["Auto-Submitted"]) for mail in results} == {
         ("results", "auto-generated")
