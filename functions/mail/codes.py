@@ -36,6 +36,8 @@ SCHEME = "scrypt"
 N, R, P = 2**10, 8, 1
 SALT_BYTES = 16
 HASH_BYTES = 32
+UNTYPED = frozenset({"Cc", "Zl", "Zp"})
+"""Unicode categories no person types into a code (a tab aside)."""
 MAX_N = 2**20
 """A stored hash asking for more work than this is refused, not computed (a damaged or hostile
 record must not make a check take seconds or exhaust memory)."""
@@ -67,8 +69,9 @@ def hash_code(code: str) -> str:
 def code_matches(code: str, hashed: str) -> bool:
     """Whether ``code``, as a player typed it, is the code ``hashed`` was made from. False
     for a malformed or unknown ``hashed`` (never raises), and for a code holding a control
-    character: nobody types one, and ``normalise`` would drop those that count as white space."""
-    if any(unicodedata.category(char) == "Cc" and char != "\t" for char in code):
+    character or a line or paragraph separator: nobody types one, and ``normalise`` would drop
+    those that count as white space."""
+    if any(unicodedata.category(char) in UNTYPED and char != "\t" for char in code):
         return False
     try:
         scheme, n, r, p, salt, digest = hashed.split("$")

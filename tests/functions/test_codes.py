@@ -71,6 +71,7 @@ def _b64(data: bytes) -> str:
         "K7QM-9XDA-2Q", "K7QM-9XDA", "K7QM-9XDA-2P2", "", "K7QM.9XDA.2P",
         # control characters, even those normalising would drop as white space
         "K7QM-9XDA-2P\x00", "K7QM\x1c-9XDA-2P", "K7QM-9XDA\x1f-2P", "K7QM-\x0b9XDA-2P", "\x85K7QM-9XDA-2P",
+        "K7QM\u2028-9XDA-2P", "K7QM-9XDA\u2029-2P",
     ],
 )  # fmt: skip
 def test_another_code_does_not_match(typed: str) -> None:
