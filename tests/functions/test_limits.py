@@ -394,7 +394,8 @@ def test_an_acknowledgement_of_a_huge_order_mail_is_sent_and_stays_small() -> No
     assert outcome.status == "accepted"
     [ack] = mailer.sent
     shown = " ".join(text_of(ack).split())
-    assert " [...] " in shown and 'W1 299": you have no ship W1' in shown
+    # W1 is the Warpship the mail's BUILD makes (orders for it are read), "W1" no star
+    assert " [...] " in shown and 'W1 299": there is no star "W1" on your map' in shown
     assert len(ack.as_bytes()) < len(raw) / 2
 
 

@@ -67,11 +67,16 @@ def test_mail_moves_to_cheaper_storage_and_raw_mail_expires_after_a_year(synthes
     assert "LoggingConfiguration" in mail["Properties"]
 
 
-def test_only_the_kept_results_mail_expires_in_the_state_bucket(synthesized: Synthesized) -> None:
+def test_only_the_workflows_work_lists_and_the_kept_results_mail_expire_in_the_state_bucket(
+    synthesized: Synthesized,
+) -> None:
     _, state = bucket_named(synthesized, DESCRIBED.state_bucket)
     rules = state["Properties"]["LifecycleConfiguration"]["Rules"]
     expiring = [rule for rule in rules if "ExpirationInDays" in rule]
-    assert [(rule["Prefix"], rule["ExpirationInDays"]) for rule in expiring] == [("results/", 365)]
+    assert [(rule["Prefix"], rule["ExpirationInDays"]) for rule in expiring] == [
+        ("work/", 1),
+        ("results/", 365),
+    ]
     (archive,) = [rule for rule in rules if "Transitions" in rule]
     assert archive["Prefix"] == "states/"
     assert archive["Transitions"] == [{"StorageClass": "GLACIER_IR", "TransitionInDays": 90}]
