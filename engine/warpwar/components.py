@@ -102,17 +102,10 @@ def armor_per_bp(tech_level: int) -> int:
 def attributes_cost(attrs: Attributes, tech_level: int) -> int:
     """BP to build these attributes at this tech level (Missiles, Shells and Armor by the lot)."""
     return (
-        attrs.PD
-        + attrs.B
-        + attrs.S
-        + attrs.T
+        _one_bp_each(attrs)
         + ceil_div(attrs.M, MISSILES_PER_BP)
-        + attrs.C
         + ceil_div(attrs.SH, SHELLS_PER_BP)
-        + attrs.E
         + ceil_div(attrs.A, armor_per_bp(tech_level))
-        + attrs.H
-        + attrs.SR
     )
 
 
@@ -121,18 +114,16 @@ def attributes_worth(attrs: Attributes, tech_level: int) -> Fraction:
     and a part-lot (one Missile left of a lot of 3) is worth its share of the lot's BP, not the
     whole BP (docs/rules-interpretations.md, 78)."""
     return (
-        attrs.PD
-        + attrs.B
-        + attrs.S
-        + attrs.T
+        _one_bp_each(attrs)
         + Fraction(attrs.M, MISSILES_PER_BP)
-        + attrs.C
         + Fraction(attrs.SH, SHELLS_PER_BP)
-        + attrs.E
         + Fraction(attrs.A, armor_per_bp(tech_level))
-        + attrs.H
-        + attrs.SR
     )
+
+
+def _one_bp_each(attrs: Attributes) -> int:
+    """The attributes bought one point for 1 BP."""
+    return attrs.PD + attrs.B + attrs.S + attrs.T + attrs.C + attrs.E + attrs.H + attrs.SR
 
 
 def hull_cost(warp_generator: bool, repair_bay: bool) -> int:
