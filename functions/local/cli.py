@@ -10,6 +10,7 @@ and leaves the outbox to read.
 from __future__ import annotations
 
 import argparse
+import errno
 import logging
 import os
 import signal
@@ -31,6 +32,11 @@ def _quiet() -> None:
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
 
 
+def say(line: str) -> None:
+    """One line to standard error, flushed at once: a service manager's log shows it as it happens."""
+    print(line, file=sys.stderr, flush=True)
+
+
 def serve(root: Path, port: int, tick_seconds: float, watch_seconds: float) -> int:
     # The stop signals are blocked in this thread, and so in every thread the host starts, and
     # waited for here: a signal during start-up still stops the host cleanly once it is up, and a
@@ -38,17 +44,22 @@ def serve(root: Path, port: int, tick_seconds: float, watch_seconds: float) -> i
     signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
     try:
         host = LocalHost(root, smtp_port=port, watch_seconds=watch_seconds)
-        host.start()
+        try:
+            host.start()
+        except OSError as error:
+            if error.errno != errno.EADDRINUSE:
+                raise
+            say(f"error: 127.0.0.1:{port} is in use (another warpmail local serve?): try --port {port + 1}")
+            return 1
         ticker = Ticker(lambda: (host.tick(), host.save()), tick_seconds)
         ticker.start()
-        say = sys.stderr.write
-        say(f"WarpMail local host in {root}/ (restored: {host.restored.items or 'nothing'})\n")
-        say(f"  SMTP on 127.0.0.1:{port} for *@{host.resources.mail_domain}\n")
-        say(f"  drop .eml files into {host.inbox}/, read replies in {host.outbox_folder}/\n")
-        say(f"  the turn workflow runs every {tick_seconds:g} s; Ctrl-C or SIGTERM stops and saves\n")
+        say(f"WarpMail local host in {root}/ (restored: {host.restored.items or 'nothing'})")
+        say(f"  SMTP on 127.0.0.1:{port} for *@{host.resources.mail_domain}")
+        say(f"  drop .eml files into {host.inbox}/, read replies in {host.outbox_folder}/")
+        say(f"  the turn workflow runs every {tick_seconds:g} s; Ctrl-C or SIGTERM stops and saves")
         try:
             received = signal.sigwait(STOP_SIGNALS)
-            say(f"{signal.Signals(received).name}: stopping, saving state...\n")
+            say(f"{signal.Signals(received).name}: stopping, saving state...")
         finally:
             ticker.stop()
             host.stop()

@@ -130,6 +130,8 @@ class LocalHost:
         try:
             self._start()
         except BaseException:
+            # What did start (moto, the capture) stops again: nothing is left half running.
+            self.stop(save=False)
             self.folder_lock.release()
             raise
 
@@ -140,8 +142,9 @@ class LocalHost:
         if not self.on_demand or self.tick_seconds is not None:
             self._wire()
         if self.smtp_port is not None:
-            self._smtp = SmtpIntake(self._deliver_raw, self.resources.mail_domain, self.smtp_port)
-            self._smtp.start()
+            smtp = SmtpIntake(self._deliver_raw, self.resources.mail_domain, self.smtp_port)
+            smtp.start()
+            self._smtp = smtp
         if self.watch_seconds is not None:
             self._drop.start(self.watch_seconds)
         if self.tick_seconds is not None and self._clock is not None:

@@ -90,3 +90,19 @@ def test_sigterm_saves_the_state_and_a_restart_restores_it(tmp_path: Path) -> No
     code, err = terminate(again)
     assert code == 0, err
     assert f"restored: {{'{LOCAL.table}': {len(items)}}}" in err
+
+
+def test_serve_on_a_port_in_use_says_so_in_one_line_and_exits_non_zero(tmp_path: Path) -> None:
+    port = free_port()
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", port))
+        taken.listen()
+        command = [sys.executable, "-m", "functions.local.cli", "--root", str(tmp_path), "serve"]
+        ran = subprocess.run([*command, "--port", str(port)], capture_output=True, text=True, timeout=60)
+    assert ran.returncode == 1
+    assert ran.stderr.strip().splitlines() == [
+        f"error: 127.0.0.1:{port} is in use (another warpmail local serve?): try --port {port + 1}"
+    ]
+    # Nothing was left half started: the folder is free for the next serve
+    served = start_serve(tmp_path, free_port())
+    assert terminate(served)[0] == 0
