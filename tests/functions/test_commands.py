@@ -95,8 +95,20 @@ def test_the_subject_is_the_command_only_in_a_mail_without_orders() -> None:
     assert find_command("Orders", orders()) is None
 
 
-def test_a_mail_starting_with_a_greeting_is_no_command() -> None:
-    assert find_command("", "Hello GM\nSTATUS") is None
+def test_a_command_after_a_greeting_is_found_in_the_first_lines() -> None:
+    # issue 14, item 6: "a greeting first, then JOIN"
+    assert find_command("", "Hello GM,\n\nJOIN g1 Ann\nthanks") == Command(
+        word="JOIN", args=("g1", "Ann"), line=2, below=("thanks",)
+    )
+    assert find_command("", "Hello GM\nSTATUS") == Command(word="STATUS", line=1)
+
+
+def test_a_command_word_deep_in_a_letter_quoted_or_below_the_orders_is_none() -> None:
+    assert (
+        find_command("", "Dear GM,\nI hope you are well.\nIt was a long week.\nReport from the front") is None
+    )
+    assert find_command("", "Thanks!\n> STATUS\n") is None
+    assert find_command("", orders() + "\nSTATUS\n") is None
 
 
 def test_check_above_the_orders_marks_the_block_and_keeps_the_line_numbers() -> None:

@@ -1,5 +1,6 @@
-"""Reading a command mail: which command it gives (its first non-blank line, or its subject when
-the mail holds no orders), the words after it, and the text below it."""
+"""Reading a command mail: which command it gives (one of its first few lines, above any order
+block: a greeting may come first; or its subject when the mail holds no orders), the words after
+it, and the text below it."""
 
 from __future__ import annotations
 
@@ -22,6 +23,9 @@ GAME_LINE = re.compile(r"^GAME:?(\s+\S+)?$", re.IGNORECASE)
 CODE_LINE = re.compile(r"^\s*CODE:?\s+(\S.*)$", re.IGNORECASE)
 SIGNATURE = re.compile(r"^(-- ?|_{5,}|-{3,} ?Original Message ?-{3,}.*)$", re.IGNORECASE)
 END_LINE = re.compile(r"^\s*END\W*$", re.IGNORECASE)
+COMMAND_LINES = 3
+"""Non-blank lines at the top of a mail looked at for a command: room for a greeting ("Hi,") and a
+line more before it, not so many that a sentence starting with "Report" deep in a letter is one."""
 
 
 class Command(BaseModel):
@@ -39,13 +43,14 @@ class Command(BaseModel):
 def find_command(subject: str, text: str) -> Command | None:
     """The command a mail gives, or None for an order mail (see the module doc)."""
     lines = text.split("\n")
-    first = next((index for index, line in enumerate(lines) if line.strip()), None)
-    if first is not None:
-        found = _command(lines[first])
+    block = _game_line(lines)
+    top = [i for i, line in enumerate(lines[:block]) if line.strip() and not quote_depth(line)[0]]
+    for index in top[:COMMAND_LINES]:
+        found = _command(lines[index])
         if found is not None:
             word, args = found
-            return Command(word=word, args=args, line=first, below=tuple(lines[first + 1 :]))
-    if _game_line(lines) is not None:
+            return Command(word=word, args=args, line=index, below=tuple(lines[index + 1 :]))
+    if block is not None:
         return None
     found = _command(SUBJECT_TAG.sub("", REPLY_PREFIX.sub("", subject)))
     if found is None:
