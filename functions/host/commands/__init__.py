@@ -1,6 +1,6 @@
 """Mail commands: a mail one of whose first non-blank lines (above any orders) starts with a command
-word, or whose subject is one
-when the mail holds no orders (an order mail titled "Help with my orders" is orders).
+word, or whose subject is one when the mail holds no orders (an order mail titled "Help with my
+orders" is orders).
 
 The reference players read (the HELP answer, templates/host/help.txt, says the same):
 
