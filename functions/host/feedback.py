@@ -233,7 +233,7 @@ def gm_mail(
     what, happened = (
         (BOUNCED, "bounces") if feedback.kind == "bounce" else (COMPLAINED, "was reported as spam")
     )
-    title = f"Mail to {who} in game {game.game_id} {happened}"
+    title = f"Mail to {who} {happened}"
     paragraphs = [
         what.format(address=address, who=who, game_id=game.game_id, title=game.title, detail=feedback.detail),
         STOPPED.format(address=address, day=feedback.at.date().isoformat()),
