@@ -122,11 +122,11 @@ GB-s, 5 GB of logs ingested and stored, against some 9,000 requests, 200 GB-s an
 
 # --- The stack's fixed resources (infra/monitoring.py) ------------------------------------------
 ALARMS = 13
-ALARM_METRICS = 22
+ALARM_METRICS = 24
 """The metrics the alarms read: AWS bills an alarm per metric it reads ("per alarm metric"), so a
-metric-math alarm over the four functions' errors counts four."""
+metric-math alarm over the five functions' errors counts five."""
 DASHBOARDS = 1
-DASHBOARD_METRICS = 34
+DASHBOARD_METRICS = 37
 IDLE_METRICS = 0
 """Custom metrics published by idle runs: none (find_due publishes DueGames, OldestDueMinutes and
 SesQuotaUsedPercent only when some game is due; published every 5 minutes each would be billed all

@@ -96,6 +96,12 @@ FUNCTIONS = (
 CANARY = FunctionSpec(key="canary", handler="functions.handlers.canary.handler", memory_mb=256, timeout_s=30)
 """The synthetic canary (functions/handlers/canary.py): deployed only when a canary game is set,
 and no part of the turn workflow, so not among ``FUNCTIONS``."""
+FEEDBACK = FunctionSpec(
+    key="feedback", handler="functions.handlers.feedback.handler", memory_mb=256, timeout_s=30
+)
+"""SES's bounces and complaints (functions/handlers/feedback.py), from the configuration set's
+topic: only a deployment has one (the local mode sends through no configuration set, and moto
+publishes no SES events), and it is no part of the turn workflow, so not among ``FUNCTIONS``."""
 CANARY_MINUTES = 15
 """How often the canary runs."""
 CANARY_GAME_VARIABLE = "WARPMAIL_CANARY_GAME"
@@ -117,6 +123,7 @@ class Resources(Frozen):
     sender: str
     functions: tuple[FunctionSpec, ...] = FUNCTIONS
     canary: FunctionSpec = CANARY
+    feedback: FunctionSpec = FEEDBACK
     state_machine: str
     state_machine_file: Path = STATE_MACHINE_FILE
     schedule_minutes: int = 5
@@ -128,10 +135,11 @@ class Resources(Frozen):
 
     def function(self, key: str) -> FunctionSpec:
         """The function with this key; KeyError names the keys there are."""
-        for spec in (*self.functions, self.canary):
+        every = (*self.functions, self.feedback, self.canary)
+        for spec in every:
             if spec.key == key:
                 return spec
-        known = ", ".join(f.key for f in (*self.functions, self.canary))
+        known = ", ".join(f.key for f in every)
         raise KeyError(f"no function {key!r}; there are {known}")
 
     def function_name(self, key: str) -> str:

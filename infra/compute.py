@@ -19,6 +19,7 @@ from aws_cdk import aws_iam as iam
 from aws_cdk import aws_lambda as lambda_
 from aws_cdk import aws_logs as logs
 from aws_cdk import aws_ses_actions as ses_actions
+from aws_cdk import aws_sns_subscriptions as subscriptions
 from aws_cdk import aws_sqs as sqs
 from constructs import Construct
 
@@ -91,6 +92,7 @@ ACCESS = {
         indexes=(),
         sends_mail=True,
     ),
+    "feedback": Access(table_writes=True, sends_mail=True),
 }
 """Each function's access: by default every read of the table and its indexes."""
 
@@ -134,6 +136,7 @@ class Compute(Construct):
         self.code = {package: lambda_code(package, RUNTIME) for package in bundle.Package}
         self.functions = {spec.key: self._function(spec, config) for spec in resources.functions}
         self._receive_into_inbound()
+        self.functions["feedback"] = self._feedback_from_ses(config)
 
     def _function(self, spec: FunctionSpec, config: DeployConfig) -> lambda_.Function:
         name = self.resources.function_name(spec.key)
@@ -302,3 +305,10 @@ class Compute(Construct):
         )
         # SES checks that it may invoke the function when the rule is saved.
         rule.node.add_dependency(inbound.permissions_node.find_child("AllowSes"))
+
+    def _feedback_from_ses(self, config: DeployConfig) -> lambda_.Function:
+        """The feedback function, subscribed to the configuration set's bounces and complaints
+        (infra/mail.py): SNS invokes it asynchronously, and only for this topic."""
+        feedback = self._function(self.resources.feedback, config)
+        self.mail.feedback_topic.add_subscription(subscriptions.LambdaSubscription(feedback))
+        return feedback

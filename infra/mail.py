@@ -6,16 +6,24 @@ and the configuration set every mail is sent with.
 
 The configuration set puts bounced and complaining addresses on the account's suppression list,
 so SES stops mailing an address that bounces, and publishes bounce and complaint events to
-CloudWatch. The receipt rule set still has to be made active by hand (one per account and
+CloudWatch, and to the feedback topic, which the feedback function is subscribed to (added by
+infra/compute.py): the host marks the players of such an address, tells their GM and mails them
+no more (functions/host/feedback.py). The topic carries players' addresses and mail headers:
+encrypted with a key of its own (SES may publish only to a topic whose key lets it, which the
+AWS managed key for SNS does not), TLS only, and only SES, for this configuration set, may
+publish to it. The receipt rule set still has to be made active by hand (one per account and
 region: docs/operations.md).
 """
 
 from __future__ import annotations
 
-from aws_cdk import Stack
+from aws_cdk import Duration, RemovalPolicy, Stack
+from aws_cdk import aws_iam as iam
+from aws_cdk import aws_kms as kms
 from aws_cdk import aws_s3 as s3
 from aws_cdk import aws_ses as ses
 from aws_cdk import aws_ses_actions as ses_actions
+from aws_cdk import aws_sns as sns
 from constructs import Construct
 
 from functions.resources import SERVICE, Resources
@@ -75,4 +83,45 @@ class Mail(Construct):
         )
         self.configuration_set_arn = stack.format_arn(
             service="ses", resource="configuration-set", resource_name=resources.configuration_set
+        )
+        self.feedback_topic = self._feedback_topic(resources)
+        self.configuration_set.add_event_destination(
+            "FeedbackToTheHost",
+            destination=ses.EventDestination.sns_topic(self.feedback_topic),
+            events=[ses.EmailSendingEvent.BOUNCE, ses.EmailSendingEvent.COMPLAINT],
+        )
+
+    def _feedback_topic(self, resources: Resources) -> sns.Topic:
+        """The topic SES publishes the configuration set's bounces and complaints to."""
+        stack = Stack.of(self)
+        from_ses = {
+            "StringEquals": {"aws:SourceAccount": stack.account, "aws:SourceArn": self.configuration_set_arn}
+        }
+        key = kms.Key(
+            self,
+            "FeedbackKey",
+            description=f"WarpMail {resources.env}: SES bounces and complaints (the feedback topic)",
+            enable_key_rotation=True,
+            # It encrypts messages in flight only (SNS keeps none once delivered): nothing to
+            # keep it for once the stack is gone.
+            removal_policy=RemovalPolicy.DESTROY,
+            pending_window=Duration.days(7),
+        )
+        key.add_to_resource_policy(
+            iam.PolicyStatement(
+                principals=[iam.ServicePrincipal("ses.amazonaws.com")],
+                actions=["kms:GenerateDataKey*", "kms:Decrypt"],
+                resources=["*"],
+                conditions=from_ses,
+            )
+        )
+        # The event destination (in __init__) adds the topic's policy that lets SES publish, for
+        # this account's configuration set only.
+        return sns.Topic(
+            self,
+            "Feedback",
+            topic_name=f"{SERVICE}-{resources.env}-ses-feedback",
+            display_name=f"WarpMail {resources.env} SES feedback",
+            master_key=key,
+            enforce_ssl=True,
         )

@@ -78,7 +78,8 @@ class Workflow(Construct):
         super().__init__(scope, construct_id)
         definition = resources.state_machine_file.read_text(encoding="utf-8")
         substitutions = resources.state_machine_substitutions(
-            {key: function.function_arn for key, function in functions.items()}
+            # The workflow's own functions only (not, say, the feedback function the mail feeds)
+            {spec.key: functions[spec.key].function_arn for spec in resources.functions}
         )
         unknown = sorted(placeholders(definition) - set(substitutions))
         if unknown:

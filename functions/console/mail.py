@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
+from email.utils import parseaddr
 from typing import Literal
 
 from pydantic import BaseModel
@@ -16,6 +17,7 @@ from functions.host import seats
 from functions.mail.compose import OutgoingMail, compose
 from functions.mail.ses import MailNotSent
 from functions.store import GameRecord, MailLogEntry, PlayerRecord
+from functions.store.records import withheld
 
 NOT_SENT = "not sent: "
 """How a mail the console could not send starts its mail-log reason (``game show`` lists them)."""
@@ -31,14 +33,23 @@ class SentMail(BaseModel):
     error: str = ""
 
 
-def send(backend: Backend, mail: OutgoingMail, now: datetime, reason: str) -> SentMail:
-    """Compose, send and log ``mail``; a refusal is logged and answered, never raised."""
+def send(
+    backend: Backend, mail: OutgoingMail, now: datetime, reason: str, known: Sequence[PlayerRecord] = ()
+) -> SentMail:
+    """Compose, send and log ``mail``; a refusal is logged and answered, never raised. Nothing
+    is sent to a bouncing address (functions/host/feedback.py): that is the error. ``known``:
+    records of the address as read before a change took them from it, whose mark counts."""
     message = compose(mail, backend.settings.sender, backend.settings.mail_domain, now)
     sent = SentMail(to=mail.to, subject=str(message["Subject"]))
-    try:
-        sent = sent.model_copy(update={"outbox_id": backend.mailer.send(message)})
-    except MailNotSent as error:
-        sent = sent.model_copy(update={"error": str(error)})
+    to = parseaddr(mail.to)[1]
+    why = withheld([*known, *backend.store.players_by_address(to)], to)
+    if why is not None:
+        sent = sent.model_copy(update={"error": why.removeprefix(NOT_SENT)})
+    else:
+        try:
+            sent = sent.model_copy(update={"outbox_id": backend.mailer.send(message)})
+        except MailNotSent as error:
+            sent = sent.model_copy(update={"error": str(error)})
     logged = f"{NOT_SENT}{sent.error}" if sent.error else reason
     backend.store.log_mail(MailLogEntry.sent(message, mail.game_id, now, logged, sent.outbox_id))
     return sent
@@ -54,7 +65,13 @@ def notify(
 ) -> list[SentMail]:
     """The same notice from the GM to each of ``players`` (robots without an address get none)."""
     return [
-        send(backend, seats.notice_mail(game, player, title, paragraphs, from_gm=True), now, f"GM: {title}")
+        send(
+            backend,
+            seats.notice_mail(game, player, title, paragraphs, from_gm=True),
+            now,
+            f"GM: {title}",
+            [player],
+        )
         for player in players
         if player.address
     ]

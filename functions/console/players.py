@@ -95,16 +95,34 @@ def _update(backend: Backend, player: PlayerRecord, **changes: object) -> Player
 
 
 def change_address(backend: Backend, game_id: str, written: str, address: str, now: datetime) -> PlayerChange:
-    """The player's registered address; both the old and the new one are told."""
+    """The player's registered address; both the old and the new one are told (the old one
+    not if it is bouncing). The address's bouncing mark goes with it; the player's own address
+    given again, while it is marked, lifts the mark (:func:`resume_mail`)."""
     game = require_game(backend.store, game_id)
     player = require_player(backend.store, game, written)
     new = _address(address)
+    if new == player.address and player.bouncing:
+        return PlayerChange(player=resume_mail(backend, player), mails=[])
     if any(p.address == new and p.role != "removed" for p in backend.store.players(game.game_id)):
         raise ConsoleError(f"{new} is in game {game.game_id} already")
-    changed = _update(backend, player, address=new)
+    changed = _update(backend, player, address=new, bouncing="")
     paragraphs = [ADDRESS_CHANGED.format(game_id=game.game_id, old=player.address, new=new)]
     mails = notify(backend, game, [player, changed], "Your address was changed", paragraphs, now)
     return PlayerChange(player=changed, mails=mails)
+
+
+def resume_mail(backend: Backend, player: PlayerRecord) -> PlayerRecord:
+    """Mail to ``player``'s address again, once the player says it works (a full mailbox
+    emptied, a spam report taken back): the mark goes from every record with the address, in
+    every game, as SES's mark went on them all. Nothing is mailed: the GM has just heard from
+    the player. SES's own suppression list may hold the address too (docs/gm.md)."""
+    marked = {(p.game_id, p.player_id) for p in [player, *backend.store.players_by_address(player.address)]}
+    for game_id, player_id in sorted(marked):
+        # The address index may lag: each record is read again from the table, and changed.
+        current = next((p for p in backend.store.players(game_id) if p.player_id == player_id), None)
+        if current is not None and current.address == player.address and current.bouncing:
+            backend.store.update_player(current.model_copy(update={"bouncing": ""}))
+    return player.model_copy(update={"bouncing": ""})
 
 
 def reset_code(backend: Backend, game_id: str, written: str, now: datetime) -> PlayerChange:

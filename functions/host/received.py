@@ -34,6 +34,7 @@ from functions.store import (
     PlayerRecord,
     Submission,
 )
+from functions.store.records import withheld
 
 PLAYING = ("running", "paused")
 """The statuses of a game being played."""
@@ -229,7 +230,14 @@ class Inbound:
         make: Callable[[datetime, str], EmailMessage],
     ) -> str | None:
         """Send the message ``make`` builds (given its date and its claim key, which its
-        Message-ID is made from) under a claim of its own, once; logged ``out``."""
+        Message-ID is made from) under a claim of its own, once; logged ``out``. Nothing is
+        sent to a bouncing address (the log says so)."""
+        address = parseaddr(to)[1].lower()
+        players = self.sender_players if address == self.address else self.store.players_by_address(address)
+        why = withheld(players, address)
+        if why is not None:
+            self.log("out", address, game_id, why, subject=subject)
+            return None
         key = self.out_key(kind, to)
 
         def log(message: EmailMessage, at: datetime, sent_id: str) -> None:

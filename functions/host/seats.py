@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
+from email.utils import parseaddr
 from typing import Protocol
 
 from functions.host.deadlines import deadline_attachments, deadline_text
@@ -22,7 +23,7 @@ from functions.mail.ses import Mailer
 from functions.render.bulletin import after_body
 from functions.render.notice import WIDTH, render_host, render_notice, wrap
 from functions.resources import Settings
-from functions.store.records import GameRecord, MailLogEntry, PlayerRecord
+from functions.store.records import GameRecord, MailLogEntry, PlayerRecord, withheld
 
 RESET_ATTEMPTS = 3
 """Tries at clearing a seat's missed turns while the turn service commits beside it."""
@@ -41,6 +42,7 @@ class SeatStore(Protocol):
 
     def game(self, game_id: str) -> GameRecord | None: ...
     def players(self, game_id: str) -> list[PlayerRecord]: ...
+    def players_by_address(self, address: str) -> list[PlayerRecord]: ...
     def state(self, game_id: str, version: int | None = None) -> tuple[GameRecord, str]: ...
     def update_player(self, player: PlayerRecord) -> None: ...
     def update_game(self, game: GameRecord, expected_version: int) -> bool: ...
@@ -168,12 +170,22 @@ def notice_mail(
 
 
 def send(
-    store: SeatStore, mailer: Mailer, settings: Settings, mail: OutgoingMail, now: datetime, reason: str
+    store: SeatStore,
+    mailer: Mailer,
+    settings: Settings,
+    mail: OutgoingMail,
+    now: datetime,
+    reason: str,
+    known: Sequence[PlayerRecord] = (),
 ) -> str:
-    """Compose and send ``mail``, and log it with ``reason``; returns the outbox id."""
+    """Compose and send ``mail``, and log it with ``reason``; returns the outbox id, "" when
+    the address is bouncing (nothing is sent; the log says so). ``known``: records of the
+    address as read before a change took them from it (a seat given away), whose mark counts."""
     message = compose(mail, settings.sender, settings.mail_domain, now)
-    sent_id = mailer.send(message)
-    store.log_mail(MailLogEntry.sent(message, mail.game_id, now, reason, sent_id))
+    to = parseaddr(mail.to)[1]
+    why = withheld([*known, *store.players_by_address(to)], to)
+    sent_id = "" if why else mailer.send(message)
+    store.log_mail(MailLogEntry.sent(message, mail.game_id, now, why or reason, sent_id))
     return sent_id
 
 
@@ -212,6 +224,9 @@ def seat_player(
             "timezone": standby.timezone if standby is not None else game.schedule.timezone,
             "wait_scope": "",
             "absences": (),
+            # The seat's mark was its old address's: the newcomer's own, if any, is on their
+            # other records (a standby's, another game's), which still withhold their mail.
+            "bouncing": "",
         }
     )
     store.update_player(seated)
@@ -224,7 +239,7 @@ def seat_player(
     if seat.robot is None:
         paragraphs = [GOODBYE.format(player_id=seat_id, game_id=game.game_id, name=name)]
         goodbye = notice_mail(current, seat, f"You have left game {game.game_id}", paragraphs, from_gm=True)
-        send(store, mailer, settings, goodbye, now, LEFT.format(name=name, player_id=seat_id))
+        send(store, mailer, settings, goodbye, now, LEFT.format(name=name, player_id=seat_id), [seat])
     return code
 
 

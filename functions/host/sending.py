@@ -13,8 +13,10 @@ their last, the bulletins of those steps too."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime
 from email.message import EmailMessage
+from email.utils import parseaddr
 
 from functions import schedule
 from functions.host.bulletin import with_bulletin
@@ -36,6 +38,7 @@ from functions.store.records import (
     KeptResults,
     MailLogEntry,
     PlayerRecord,
+    withheld,
 )
 
 # --- Sending ---
@@ -67,7 +70,10 @@ def send_once(
     held by a live attempt (False then): claimed (an attempt killed past its lease is taken
     over), composed at ``at`` (the moment the mail belongs to; else the claim's first time),
     kept (``keep``), sent, logged with ``reason``, completed (functions/host/claimed.py); a
-    failure releases the claim and is raised."""
+    failure releases the claim and is raised. A mail to a bouncing address is composed and
+    kept (REPORT sends it once the address is fixed) but not sent: its claim is completed and
+    the log says why, so no retry sends it (False)."""
+    held = _Withholding(mailer, store)
 
     def make(when: datetime) -> EmailMessage:
         message = compose(mail(when), settings.sender, settings.mail_domain, when, key=key)
@@ -77,10 +83,24 @@ def send_once(
 
     def log(message: EmailMessage, when: datetime, sent_id: str) -> None:
         game_id = message.get(GAME_HEADER)
-        entry = MailLogEntry.sent(message, game_id and str(game_id), when, f"{reason} ({sent_id})", key)
-        store.log_mail(entry)
+        logged = held.why or f"{reason} ({sent_id})"
+        store.log_mail(MailLogEntry.sent(message, game_id and str(game_id), when, logged, key))
 
-    return send_claimed(store, mailer, key, make, now, TURN_LEASE, log, at) is not None
+    return send_claimed(store, held, key, make, now, TURN_LEASE, log, at) is not None and not held.why
+
+
+@dataclass
+class _Withholding:
+    """A mailer that sends nothing to a bouncing address (``why`` then says so)."""
+
+    mailer: Mailer
+    store: TurnStore
+    why: str | None = None
+
+    def send(self, message: EmailMessage) -> str:
+        to = parseaddr(str(message["To"]))[1]
+        self.why = withheld(self.store.players_by_address(to), to)
+        return "" if self.why else self.mailer.send(message)
 
 
 def send_results(

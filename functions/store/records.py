@@ -6,6 +6,7 @@ timezone-aware and kept in UTC.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
 from email.utils import parseaddr
@@ -235,11 +236,27 @@ class PlayerRecord(Record):
     absences: tuple[Absence, ...] = ()
     joined_by: str = ""
     """The raw mail (its S3 key) whose JOIN made this player: a retried JOIN finds it."""
+    bouncing: str = ""
+    """Why mail to ``address`` is no longer sent: "" (it is sent), or SES's word on it and the
+    day, "bounce 2026-11-27" (a permanent bounce) or "complaint 2026-11-27" (marked as spam)
+    (functions/host/feedback.py). The GM's console clears it with the address."""
 
     @field_validator("address")
     @classmethod
     def _lower_case(cls, address: str) -> str:
         return address.strip().lower()
+
+
+BOUNCING = "not sent: {address} is bouncing ({reason})"
+"""The mail-log reason of a mail withheld from a bouncing address."""
+
+
+def withheld(players: Iterable[PlayerRecord], address: str) -> str | None:
+    """The mail-log reason for not mailing ``address``, or None to mail it: an address is
+    bouncing when any player record with it (``players``: those by that address) is marked."""
+    to = address.strip().lower()
+    reason = next((p.bouncing for p in players if p.address == to and p.bouncing), "")
+    return BOUNCING.format(address=to, reason=reason) if reason else None
 
 
 class PendingJoin(Record):

@@ -98,7 +98,7 @@ def test_the_canary_reads_its_games_partition_and_sends_as_the_domain_only(templ
 
 
 def test_an_alarm_pages_on_two_missing_probes_or_a_silent_canary(template: Template) -> None:
-    topic_id = next(iter(template.find_resources("AWS::SNS::Topic")))
+    topic_id, _ = only(template, "AWS::SNS::Topic", {"TopicName": f"warpmail-{ENVIRONMENT}-operations"})
     _, alarm = only(template, "AWS::CloudWatch::Alarm", {"AlarmName": f"warpmail-{ENVIRONMENT}-canary"})
     properties = alarm["Properties"]
     assert (properties["Namespace"], properties["MetricName"]) == (METRICS_NAMESPACE, "CanaryAckMissing")
