@@ -435,9 +435,8 @@ def _invite(ctx: typer.Context, game_id: str, address: str, name: str, standby: 
 
     now = _now()
     with _backend(ctx) as backend:
-        invited = players.invite(
-            backend, game_id, address, now, name=name, standby=standby, timezone=read_timezone(timezone, now)
-        )
+        zone = read_timezone(timezone, now) if timezone else ""
+        invited = players.invite(backend, game_id, address, now, name=name, standby=standby, timezone=zone)
     player = invited.player
     _out().print(f"{player.name} ({player.address}) is {player.player_id} of game {game_id}, {player.role}")
     _mails([invited.mail])
@@ -445,7 +444,9 @@ def _invite(ctx: typer.Context, game_id: str, address: str, name: str, standby: 
 
 INVITE_NAME = Annotated[str, typer.Option(help="The player's name (default: the address before the @).")]
 INVITE_STANDBY = Annotated[bool, typer.Option("--standby", help="A standby, to replace a player later.")]
-INVITE_ZONE = Annotated[str, typer.Option("--timezone", help="The player's time zone, for deadlines.")]
+INVITE_ZONE = Annotated[
+    str, typer.Option("--timezone", help="The player's time zone, for deadlines (default: the game's).")
+]
 
 
 @player_app.command("invite")
@@ -455,7 +456,7 @@ def player_invite(
     address: Annotated[str, typer.Argument(help="The player's mail address.")],
     name: INVITE_NAME = "",
     standby: INVITE_STANDBY = False,
-    timezone: INVITE_ZONE = "UTC",
+    timezone: INVITE_ZONE = "",
 ) -> None:
     """Seat a player by address (or a standby): a new secret code, mailed with the welcome."""
     _invite(ctx, game_id, address, name, standby, timezone)
@@ -468,7 +469,7 @@ def player_add(
     address: Annotated[str, typer.Argument(help="The player's mail address.")],
     name: INVITE_NAME = "",
     standby: INVITE_STANDBY = False,
-    timezone: INVITE_ZONE = "UTC",
+    timezone: INVITE_ZONE = "",
 ) -> None:
     """The same as invite."""
     _invite(ctx, game_id, address, name, standby, timezone)

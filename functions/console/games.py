@@ -15,9 +15,10 @@ from engine.warpwar.mapgen import MapSpec
 from engine.warpwar.state import Scenario, Visibility
 from functions.console.backend import Backend
 from functions.console.errors import ConsoleError, one_line
-from functions.console.lookup import change_game, next_player_id, require_game, seated
+from functions.console.lookup import change_game, require_game, seated
 from functions.console.mail import SentMail, is_problem, notify_all
 from functions.host import due, sending
+from functions.host.commands.join import free_player_id
 from functions.host.hosts import HOSTS
 from functions.host.results import GameHost
 from functions.host.warpwar_host import WarpWarOptions
@@ -224,7 +225,7 @@ def start_game(backend: Backend, game_id: str, now: datetime, fill: str | None =
         )
     robots: list[PlayerRecord] = []
     for _ in range(empty):
-        player_id = next_player_id([*players, *robots])
+        player_id = free_player_id([*players, *robots])
         robots.append(
             PlayerRecord(
                 game_id=game.game_id,

@@ -56,12 +56,6 @@ def human_seats(players: Iterable[PlayerRecord]) -> list[PlayerRecord]:
     return [p for p in seated(players) if p.robot is None]
 
 
-def next_player_id(players: Iterable[PlayerRecord]) -> str:
-    """The first free ``P<n>``, as JOIN numbers players."""
-    taken = {p.player_id for p in players}
-    return next(f"P{n}" for n in range(1, len(taken) + 2) if f"P{n}" not in taken)
-
-
 def change_game(store: Store, game: GameRecord, now: datetime, **changes: Any) -> GameRecord:
     """``game`` with ``changes``, stored as its next version (metadata only; the state stays)."""
     changed = game.model_copy(update={**changes, "committed_at": now})

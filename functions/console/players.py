@@ -10,9 +10,10 @@ from pydantic import BaseModel
 
 from functions.console.backend import Backend
 from functions.console.errors import ConsoleError
-from functions.console.lookup import next_player_id, require_game, require_player, seated
+from functions.console.lookup import require_game, require_player, seated
 from functions.console.mail import SentMail, notify, send
 from functions.host import seats
+from functions.host.commands.join import free_player_id
 from functions.host.names import name_problem
 from functions.mail.codes import hash_code, new_code
 from functions.store import GameRecord, PlayerRecord
@@ -51,10 +52,11 @@ def invite(
     now: datetime,
     name: str = "",
     standby: bool = False,
-    timezone: str = "UTC",
+    timezone: str = "",
 ) -> Invited:
     """A new player with a fresh secret code, mailed the welcome: a seat before the game starts,
-    else (or with ``standby``) a standby's place."""
+    else (or with ``standby``) a standby's place (``S1``...), welcomed as JOIN welcomes one.
+    ``timezone``: the player's, for their deadlines; "" the game's."""
     game = require_game(backend.store, game_id, "setup", "open", "running", "paused")
     players = backend.store.players(game.game_id)
     address = _address(address)
@@ -70,16 +72,19 @@ def invite(
     code = new_code()
     player = PlayerRecord(
         game_id=game.game_id,
-        player_id=next_player_id(players),
+        player_id=free_player_id(players, standby),
         name=name,
         address=address,
         code_hash=hash_code(code),
-        timezone=timezone,
+        timezone=timezone or game.schedule.timezone,
         role="standby" if standby else "player",
     )
     if not backend.store.add_player(player):
         raise ConsoleError(f"game {game.game_id} changed meanwhile: run the command again")
-    welcome = seats.welcome_mail(game, player, code, None, now)
+    if standby:
+        welcome = seats.standby_welcome(game, player, code)
+    else:
+        welcome = seats.welcome_mail(game, player, code, None, now)
     return Invited(player=player, mail=send(backend, welcome, now, f"welcome to {player.player_id}"))
 
 

@@ -147,6 +147,42 @@ WELCOME_REPORT = (
 WELCOME_SHEET_LATER = "Your first orders sheet comes when the game starts."
 
 
+def standby_welcome(game: GameRecord, player: PlayerRecord, code: str) -> OutgoingMail:
+    """A standby's welcome to ``game`` (JOIN as a standby, or the GM's invitation): their standby
+    id, what a standby is, the time zone their times are shown in, and their secret ``code``."""
+    if player.joined_by:
+        why = STANDBY_STARTED if game.status in ("running", "paused") else STANDBY_FULL
+    else:
+        why = STANDBY_INVITED
+    paragraphs = [
+        STANDBY_WELCOME.format(
+            name=player.name,
+            player_id=player.player_id,
+            why=why.format(game_id=game.game_id),
+            timezone=player.timezone,
+            game_zone=game.schedule.timezone,
+        )
+    ]
+    title = f"You are a standby player of game {game.game_id}"
+    text, html = render_notice(title, paragraphs, f"CODE {code}")
+    return OutgoingMail(
+        to=player.address, subject=title, text=text, html=html,
+        game_id=game.game_id, player_id=player.player_id, kind="notice",
+    )  # fmt: skip
+
+
+STANDBY_FULL = "game {game_id} has every seat taken"
+STANDBY_STARTED = "game {game_id} has started"
+STANDBY_INVITED = "the GM invited you to game {game_id} as a standby"
+STANDBY_WELCOME = (
+    "Welcome, {name}: {why}, so you are standby player {player_id}. When a seat comes free the GM "
+    "may give it to you: you then get a welcome mail with a new secret code and the full report of "
+    "your position. Meanwhile you may follow the game with STATUS. The game keeps its deadlines in "
+    "{game_zone} time; its mail shows them to you in {timezone} time (send TIMEZONE <zone> with the "
+    "code below, a line CODE <code>, to change it). Keep the code to yourself."
+)
+
+
 # --- Notices ---
 
 

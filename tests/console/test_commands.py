@@ -92,7 +92,7 @@ def test_players_from_invitation_to_replacement(
     # Replace Bob by the standby: she takes seat P2 with a fresh code and the current report.
     assert warpmail("player", "replace", "p1", "bob", "cy@example.org") == 0
     players = {p.player_id: p for p in store.players("p1")}
-    assert (players["P2"].address, players["P3"].role) == ("cy@example.org", "removed")
+    assert (players["P2"].address, players["S1"].role) == ("cy@example.org", "removed")
     assert code_matches(code_sent_to(outbox, "cy@example.org"), players["P2"].code_hash)
     # Robot, then remove.
     assert warpmail("player", "robot", "p1", "P2", "--level", "admiral") == 0

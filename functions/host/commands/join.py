@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 import secrets
+from collections.abc import Iterable
 from datetime import timedelta
 
 from functions.host.claimed import INBOUND_LEASE
@@ -179,13 +180,10 @@ def _seated(
             mail.store.update_player(made)
         return made
     standby = game.status != "open" or sum(p.role == "player" for p in players) >= game.setup.seats
-    prefix = STANDBY_PREFIX if standby else "P"
     for _ in range(SEAT_ATTEMPTS):
-        taken = {p.player_id for p in players}
-        player_id = next(f"{prefix}{n}" for n in range(1, len(taken) + 2) if f"{prefix}{n}" not in taken)
         player = PlayerRecord(
             game_id=game.game_id,
-            player_id=player_id,
+            player_id=free_player_id(players, standby),
             name=name,
             address=mail.address or "",
             code_hash=hash_code(code),
@@ -201,19 +199,21 @@ def _seated(
 
 
 def _welcome(mail: Inbound, game: GameRecord, player: PlayerRecord, code: str) -> None:
-    if player.role == "standby":
-        why = "has every seat taken" if game.status == "open" else "has started"
-        paragraphs = [
-            JOIN_STANDBY.format(name=player.name, game_id=game.game_id, player_id=player.player_id, why=why)
-        ]
-        title = f"You are a standby player of game {game.game_id}"
-        mail.notice(player.address, title, paragraphs, f"CODE {code}", game, player)
-        return
     # The welcome names the game's rules: loaded only now, as the game is (engine/games.py).
-    from functions.host.seats import welcome_mail
+    from functions.host.seats import standby_welcome, welcome_mail
 
-    welcome = welcome_mail(game, player, code, None, mail.now)
+    if player.role == "standby":
+        welcome = standby_welcome(game, player, code)
+    else:
+        welcome = welcome_mail(game, player, code, None, mail.now)
     mail.send(welcome.model_copy(update={"in_reply_to": mail.message_id}))
+
+
+def free_player_id(players: Iterable[PlayerRecord], standby: bool = False) -> str:
+    """The first free id of a seat (``P<n>``) or of a standby place (``S<n>``)."""
+    prefix = STANDBY_PREFIX if standby else "P"
+    taken = {p.player_id for p in players}
+    return next(f"{prefix}{n}" for n in range(1, len(taken) + 2) if f"{prefix}{n}" not in taken)
 
 
 def _names_game(mail: Inbound, word: str) -> bool:
@@ -271,12 +271,6 @@ def _places(mail: Inbound, address: str) -> int:
     return sum(1 for g in games if (found := mail.store.game(g)) is not None and found.status != "over")
 
 
-JOIN_STANDBY = (
-    "Welcome, {name}: game {game_id} {why}, so you are standby player {player_id}. "
-    "When a seat comes free the GM may give it to you: you then get a welcome mail with a new secret "
-    "code and the full report of your position. Meanwhile you may follow the game with STATUS and "
-    "set your TIMEZONE with the code below (a line CODE <code>); keep it to yourself."
-)
 CONFIRM_ASK = (
     "Someone, we hope you, asked to join game {game_id} ({title}) with this address. To take "
     "your place, reply to this mail, or send a mail whose first line is the line below. If it "
