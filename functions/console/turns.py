@@ -26,7 +26,7 @@ from functions.host.deadlines import deadline_text
 from functions.host.results import GameHost, Wanted
 from functions.mail.compose import MAIL_POLICY
 from functions.mail.ses import MailNotSent
-from functions.store import GameRecord, KeptResults, MailLogEntry, PlayerRecord, Submission
+from functions.store import GameRecord, KeptResults, MailLogEntry, NewSubmission, PlayerRecord, Submission
 from functions.store.keys import RESULTS_PREFIX
 
 Progress = Callable[[int, int], None]
@@ -137,13 +137,6 @@ class TurnView(BaseModel):
     results: list[ResultsShown]
 
 
-def _in_turn(scope: str, turn: int) -> bool:
-    combat = combat_parts(scope)
-    if combat is None:
-        return scope == turn_scope(turn)
-    return combat.turn.split("/")[0] == str(turn)
-
-
 def show_turn(backend: Backend, game_id: str, turn: int | None = None) -> TurnView:
     """The latest orders of every player for turn ``turn`` (the current one when None), its
     combat rounds included, and the results mails kept for the versions of that turn."""
@@ -162,7 +155,7 @@ def show_turn(backend: Backend, game_id: str, turn: int | None = None) -> TurnVi
             lines=mailgame.order_lines(scope, sub.orders_json) if mailgame is not None else [],
         )
         for (player_id, scope), sub in sorted(found.items(), key=lambda item: item[1].received_at)
-        if _in_turn(scope, number)
+        if _turn_of(scope) == number
     ]
     versions = {v.version for v in backend.store.versions(game.game_id) if v.turn == number}
     results = [r for r in kept_results(backend, game.game_id) if r.version in versions]
@@ -260,6 +253,10 @@ def rollback(backend: Backend, game_id: str, turn: int, now: datetime, reason: s
     reopened = due.start(
         target.model_copy(update={"bulletin": game.bulletin, "committed_at": now}), state_json, now
     )
+    # Set aside before the commit: the new version must never find them standing (the turn
+    # workflow, or the due index the commit writes). A commit lost to a race leaves them set
+    # aside for turns the GM is rolling back anyway, and says to run the command again.
+    discard_orders(backend, game, turn, now)
     if not store.commit(reopened, state_json, expected_version=game.version):
         raise ConsoleError(f"game {game.game_id} changed meanwhile: run the command again")
     rolled = reopened.model_copy(update={"version": game.version + 1})
@@ -274,6 +271,35 @@ def rollback(backend: Backend, game_id: str, turn: int, now: datetime, reason: s
         if key is not None:
             mails.append(_resend_kept(backend, rolled, player, key, now))
     return RolledBack(game=rolled, to_version=opened.version, mails=mails)
+
+
+def discard_orders(backend: Backend, game: GameRecord, turn: int, now: datetime) -> list[Submission]:
+    """Set aside every player's standing orders for turn ``turn`` and later (their combat rounds
+    too): a ``discarded`` marker as each one's next version, so that the history keeps them and
+    nothing applies them; the players send new ones, as the rollback mail asks."""
+    standing = backend.store.latest_submissions(game.game_id)
+    markers = [
+        NewSubmission(
+            game_id=game.game_id,
+            player_id=player_id,
+            scope=scope,
+            received_at=now,
+            message_id=f"rollback.{game.version + 1}",
+            body="",
+            orders_json="",
+            discarded=True,
+        )
+        for (player_id, scope), _ in sorted(standing.items())
+        if _turn_of(scope) >= turn
+    ]
+    return [backend.store.add_submission(marker) for marker in markers]
+
+
+def _turn_of(scope: str) -> int:
+    """The game-turn of a scope: "turn:5" and "combat:5/P1:2223:2" are of turn 5."""
+    combat = combat_parts(scope)
+    number = combat.turn.split("/")[0] if combat is not None else scope.partition(":")[2]
+    return int(number) if number.isdigit() else 0
 
 
 def _resend_kept(
@@ -360,12 +386,13 @@ def _step_orders(
     backend: Backend, before: GameRecord, wants: tuple[Wanted, ...], committed_at: datetime | None
 ) -> dict[Wanted, str]:
     """Each awaited order as the step found it: the latest received by ``committed_at`` (a scope
-    recurs after a rollback: later orders for it are the replayed turn's)."""
+    recurs after a rollback: later orders for it are the replayed turn's), none when that is a
+    rollback's ``discarded`` marker."""
     orders = {}
     for wanted in wants:
         versions = backend.store.submissions(before.game_id, wanted.scope, wanted.player)
         usable = [s for s in versions if committed_at is None or s.received_at <= committed_at]
-        if usable:
+        if usable and not usable[-1].discarded:
             orders[wanted] = usable[-1].orders_json
     return orders
 

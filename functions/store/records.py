@@ -288,6 +288,10 @@ class NewSubmission(Record):
     message_id: str
     body: str
     orders_json: str
+    discarded: bool = False
+    """A marker, not orders: the player's earlier orders for the scope are set aside (a rollback
+    undid their turn). They stay in the history, but nothing is applied for the scope until the
+    player sends orders again (a later version)."""
 
 
 class Submission(NewSubmission):

@@ -198,7 +198,7 @@ class Store:
     def latest_submissions(self, game_id: str, scope_prefix: str = "") -> dict[tuple[str, str], Submission]:
         """(player, scope) -> the latest submission, for the scopes ``scope_prefix`` selects ("turn:5"
         that scope, "combat:5/P1:2223" the rounds of that combat, "combat:" every combat, ""
-        everything)."""
+        everything). A (player, scope) whose latest version is a ``discarded`` marker has none."""
         latest: dict[tuple[str, str], Submission] = {}
         for item in self._query(
             **self._in_partition(keys.game_pk(game_id), keys.submission_prefix(scope_prefix))
@@ -206,7 +206,7 @@ class Store:
             submission = Submission.model_validate(item)
             if _scope_matches(submission.scope, scope_prefix):
                 latest[(submission.player_id, submission.scope)] = submission
-        return latest
+        return {key: submission for key, submission in latest.items() if not submission.discarded}
 
     def submissions(self, game_id: str, scope: str, player_id: str) -> list[Submission]:
         """Every version of a player's orders for a scope, oldest first."""
@@ -754,10 +754,13 @@ class Store:
         return True
 
     def _submitted_players(self, game_id: str, scope: str) -> set[str]:
-        items = self._query(
-            **self._in_partition(keys.game_pk(game_id), keys.submission_prefix(scope + "#"), only="player_id")
-        )
-        return {str(item["player_id"]) for item in items}
+        """The players whose latest orders for ``scope`` stand (not set aside by a rollback)."""
+        query = self._in_partition(keys.game_pk(game_id), keys.submission_prefix(scope + "#"))
+        query["ProjectionExpression"] = "#player, #discarded"
+        query["ExpressionAttributeNames"] |= {"#player": "player_id", "#discarded": "discarded"}
+        # Oldest version first within each player: the last one read is the latest.
+        discarded = {str(item["player_id"]): bool(item.get("discarded")) for item in self._query(**query)}
+        return {player for player, set_aside in discarded.items() if not set_aside}
 
     def _submission_versions(self, game_id: str, scope: str, player_id: str) -> dict[str, int]:
         """Message id -> version of a player's submissions for a scope (a handful)."""

@@ -1,0 +1,99 @@
+"""The GM console's rough edges (issue 14, items 10-12 and 14): a replaced player's name in the
+game, a rollback setting aside the orders of the turns it undoes, a standby's welcome when the
+GM invites one, and who is late."""
+
+from __future__ import annotations
+
+from email.message import EmailMessage
+from email.utils import make_msgid
+
+import pytest
+
+from functions.mail.codes import code_matches
+from tests.console.conftest import KeptOpen, code_sent_to, outbox_mails, text_of, warpmail
+
+
+def _mail(sender: str, game_id: str, body: str, subject: str = "orders") -> bytes:
+    message = EmailMessage()
+    message["From"], message["To"], message["Subject"] = sender, f"{game_id}@warpmail.test", subject
+    message["Message-ID"] = make_msgid(domain="example.org")
+    message.set_content(body)
+    return bytes(message)
+
+
+def _orders(sender: str, game_id: str, player: str, code: str, turn: int, *orders: str) -> bytes:
+    lines = [f"GAME {game_id}", f"PLAYER {player}", f"TURN {turn}", f"CODE {code}", *orders, "END"]
+    return _mail(sender, game_id, "\n".join(lines) + "\n")
+
+
+def _flat(message: EmailMessage) -> str:
+    return " ".join(text_of(message).split())
+
+
+def _status(console: KeptOpen, sender: str, game_id: str) -> str:
+    console.deliver(_mail(sender, game_id, "STATUS\n", subject="STATUS"))
+    return text_of(outbox_mails(console.outbox, sender)[-1])
+
+
+# --- 12: invite --standby ---
+
+
+def test_a_standby_invited_by_the_gm_is_welcomed_as_join_welcomes_one(console: KeptOpen) -> None:
+    store, outbox = console.store, console.outbox
+    assert warpmail("game", "create", "s1", "--seed", "4", "--timezone", "Europe/Paris") == 0
+    assert warpmail("player", "invite", "s1", "ann@example.org", "--name", "Ann") == 0
+    assert warpmail("player", "invite", "s1", "dee@example.org", "--name", "Dee", "--standby") == 0
+    dee = next(p for p in store.players("s1") if p.address == "dee@example.org")
+    assert (dee.player_id, dee.role, dee.timezone) == ("S1", "standby", "Europe/Paris")
+    [welcome] = outbox_mails(outbox, "dee@example.org")
+    assert welcome["Subject"] == "[WarpWar s1] You are a standby player of game s1"
+    said = _flat(welcome)
+    assert "the GM invited you to game s1 as a standby, so you are standby player S1" in said
+    assert "When a seat comes free the GM may give it to you" in said
+    assert "deadlines in Europe/Paris time" in said and "shows them to you in Europe/Paris time" in said
+    assert code_matches(code_sent_to(outbox, "dee@example.org"), dee.code_hash)
+    # A seat's invitation keeps the full welcome, in the game's time zone unless told.
+    ann = next(p for p in store.players("s1") if p.player_id == "P1")
+    assert ann.timezone == "Europe/Paris"
+    assert "you are player P1 of game s1" in _flat(outbox_mails(outbox, "ann@example.org")[-1])
+
+
+# --- 11: rollback ---
+
+
+def test_a_rollback_sets_aside_the_orders_of_the_turns_it_undoes(console: KeptOpen) -> None:
+    store, outbox = console.store, console.outbox
+    assert warpmail("game", "create", "r1", "--seed", "2") == 0
+    assert warpmail("player", "invite", "r1", "red@example.org", "--name", "Red") == 0
+    assert warpmail("game", "start", "r1", "--robots", "cadet") == 0
+    code = code_sent_to(outbox, "red@example.org")
+    build = "BUILD WARPSHIP AT 0606 PD=3 B=2 S=1"
+    console.deliver(_orders("red@example.org", "r1", "P1", code, 1, build))
+    assert "BUILD WARPSHIP AT" in _status(console, "red@example.org", "r1")
+    assert warpmail("turn", "run") == 0
+    played = store.game("r1")
+    assert played is not None and played.version > 1
+    assert '"P1.W1"' in store.state("r1")[1], "the orders were played"
+    assert warpmail("turn", "rollback", "r1", "--turn", "1") == 0
+    rolled = store.game("r1")
+    assert rolled is not None and rolled.turn == 1
+    # Kept in the history, but no longer standing: nothing is in for turn 1.
+    history = store.submissions("r1", "turn:1", "P1")
+    assert [s.discarded for s in history] == [False, True] and build.split(" AT")[0] in history[0].body
+    assert store.latest_submissions("r1", "turn:1") == {}
+    assert "none received yet for this turn" in _status(console, "red@example.org", "r1")
+    # The next run waits for new orders...
+    assert warpmail("turn", "run") == 0
+    assert store.game("r1").version == rolled.version  # type: ignore[union-attr]
+    # ... and at the deadline Red's player-turn is waived: the old orders are not applied.
+    assert warpmail("turn", "run", "r1", "--force") == 0
+    after = store.game("r1")
+    assert after is not None and after.version > rolled.version
+    assert '"P1.W1"' not in store.state("r1", rolled.version + 1)[1]
+    assert after.missed.get("P1") == 1
+    assert warpmail("turn", "replay", "r1") == 0, "a replay finds the waived turn as it was played"
+
+
+@pytest.fixture(autouse=True)
+def _quiet(capsys: pytest.CaptureFixture[str]) -> None:
+    capsys.readouterr()
