@@ -122,3 +122,12 @@ class MailGame(Protocol):
         """The answer to ``HELP <topic>`` (any case; e.g. WarpWar's ``HELP CRT``), or None when
         the game has no such topic: the host then answers with the general HELP."""
         ...
+
+    def names(self, state_json: str) -> dict[str, str]:
+        """Player id -> the name the game gives that player (in reports, sheets and orders)."""
+        ...
+
+    def rename(self, state_json: str, player: str, name: str) -> str:
+        """The state with ``player`` called ``name`` everywhere the game names them (a seat
+        given to a newcomer); nothing else changes. ValueError for a player not in the game."""
+        ...

@@ -130,6 +130,22 @@ class WarpWarMail:
     def help_topic(self, topic: str) -> str | None:
         return HELP_TOPICS.get(topic.strip().upper())
 
+    def names(self, state_json: str) -> dict[str, str]:
+        return {p.id: p.name for p in GameState.model_validate_json(state_json).players}
+
+    def rename(self, state_json: str, player: str, name: str) -> str:
+        state = GameState.model_validate_json(state_json)
+        if all(p.id != player for p in state.players):
+            raise ValueError(f"game {state.config.game_id} has no player {player}")
+        # The set-up's PlayerSpec too: views and reports take names from the players, a new
+        # game made again from the set-up (a replay) from the specs.
+        specs = tuple(
+            s.model_copy(update={"name": name}) if s.id == player else s for s in state.config.players
+        )
+        players = [p.model_copy(update={"name": name}) if p.id == player else p for p in state.players]
+        config = state.config.model_copy(update={"players": specs})
+        return state.model_copy(update={"config": config, "players": players}).model_dump_json()
+
 
 def _with_notes(ack: Acknowledgement, notes: Sequence[str]) -> Acknowledgement:
     """The host's problems reading the mail come first among the warnings: they concern it all."""

@@ -327,8 +327,8 @@ class Mismatch(BaseModel):
 
 
 class ReplayReport(BaseModel):
-    """A replay: the steps played again and found equal, the versions skipped (metadata only,
-    or a rollback to an earlier state), and the versions not reproduced."""
+    """A replay: the steps played again and found equal, the versions skipped (metadata only, a
+    rollback to an earlier state, or a seat renamed), and the versions not reproduced."""
 
     checked: int
     skipped: int
@@ -354,6 +354,8 @@ def replay(backend: Backend, game_id: str, progress: Progress | None = None) -> 
             continue
         if previous is None or state_json == previous[1] or state_json in seen:
             skipped += previous is not None
+        elif _renamed(game.game, previous[1], state_json):
+            skipped += 1
         else:
             before, before_json = previous
             why = _replay_step(backend, host, before, before_json, record, state_json)
@@ -364,6 +366,17 @@ def replay(backend: Backend, game_id: str, progress: Progress | None = None) -> 
         seen.add(state_json)
         previous = (record, state_json)
     return ReplayReport(checked=checked, skipped=skipped, mismatches=mismatches)
+
+
+def _renamed(game: str, before_json: str, state_json: str) -> bool:
+    """Whether ``state_json`` is ``before_json`` with seats renamed (a seat given to a newcomer)."""
+    mailgame = MAIL_GAMES[game]
+    names = mailgame.names(state_json)
+    renamed = before_json
+    for player, name in mailgame.names(before_json).items():
+        if names.get(player, name) != name:
+            renamed = mailgame.rename(renamed, player, names[player])
+    return renamed != before_json and renamed == state_json
 
 
 def _replay_step(

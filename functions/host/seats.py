@@ -13,6 +13,7 @@ from datetime import datetime
 from email.utils import parseaddr
 from typing import Protocol
 
+from engine.games import MAIL_GAMES
 from functions.host.deadlines import deadline_attachments, deadline_text
 from functions.host.hosts import HOSTS
 from functions.host.names import name_problem
@@ -26,7 +27,7 @@ from functions.resources import Settings
 from functions.store.records import GameRecord, MailLogEntry, PlayerRecord, withheld
 
 RESET_ATTEMPTS = 3
-"""Tries at clearing a seat's missed turns while the turn service commits beside it."""
+"""Tries at writing a seat's newcomer into the game while the turn service commits beside it."""
 
 # Mail-log reasons.
 SEATED = "welcome: {name} takes seat {player_id}"
@@ -45,7 +46,7 @@ class SeatStore(Protocol):
     def players_by_address(self, address: str) -> list[PlayerRecord]: ...
     def state(self, game_id: str, version: int | None = None) -> tuple[GameRecord, str]: ...
     def update_player(self, player: PlayerRecord) -> None: ...
-    def update_game(self, game: GameRecord, expected_version: int) -> bool: ...
+    def commit(self, game: GameRecord, state_json: str, expected_version: int) -> bool: ...
     def log_mail(self, entry: MailLogEntry, ttl_days: int = 400) -> None: ...
 
 
@@ -240,13 +241,15 @@ def seat_player(
 ) -> str:
     """Give seat ``seat_id`` of ``game`` to a newcomer (a standby of the game, or anyone): the
     seat's player gets their name and address, a new secret code, no robot, no WAIT, no
-    absences and no missed turns; a standby's own record is marked removed. The newcomer is
+    absences and no missed turns, and the game's state their name (a new version); a standby's
+    own record is marked removed. The newcomer is
     mailed the welcome with the full current report, the one leaving a goodbye (unless a robot
     held the seat). Returns the newcomer's code. Raises SeatError when the seat or the newcomer
     will not do."""
     players = store.players(game.game_id)
     address, name = newcomer_address.strip().lower(), " ".join(newcomer_name.split())
     seat = _seat(players, seat_id)
+    seat_id = seat.player_id  # as the game writes it: the GM may have written "p1"
     _check_newcomer(players, seat, address, name)
     standby = next((p for p in players if p.role == "standby" and p.address == address), None)
     code = new_code()
@@ -268,7 +271,7 @@ def seat_player(
     store.update_player(seated)
     if standby is not None:
         store.update_player(standby.model_copy(update={"role": "removed"}))
-    _clear_missed(store, game.game_id, seat_id)
+    _seat_version(store, game.game_id, seat_id, name, now)
     current, state_json = store.state(game.game_id)
     welcome = welcome_mail(current, seated, code, current_report(current, state_json, seated), now)
     send(store, mailer, settings, welcome, now, SEATED.format(name=name, player_id=seat_id))
@@ -301,17 +304,24 @@ def _check_newcomer(players: Sequence[PlayerRecord], seat: PlayerRecord, address
         raise SeatError(f"the name {name} is taken in this game: choose another")
 
 
-def _clear_missed(store: SeatStore, game_id: str, seat_id: str) -> None:
-    """The seat's missed turns in a row back to none: a metadata version of the game (the
-    count lives in ``GameRecord.missed``), retried when a commit gets in between."""
+def _seat_version(store: SeatStore, game_id: str, seat_id: str, name: str, now: datetime) -> None:
+    """The game's next version for the seat's newcomer: the seat called ``name`` in the game's
+    state (its reports, sheets and the order header's PLAYER line name the player as the state
+    does) and its missed turns in a row (``GameRecord.missed``) back to none; retried when a
+    commit gets in between."""
     for _ in range(RESET_ATTEMPTS):
         game = store.game(game_id)
-        if game is None or not game.missed.get(seat_id):
+        if game is None:
             return
+        _, state_json = store.state(game_id, game.version)
+        renamed = MAIL_GAMES[game.game].rename(state_json, seat_id, name) if state_json else state_json
         missed = {player: count for player, count in game.missed.items() if player != seat_id}
-        if store.update_game(game.model_copy(update={"missed": missed}), expected_version=game.version):
+        if renamed == state_json and missed == game.missed:
             return
-    raise RuntimeError(f"game {game_id} kept changing: the missed turns of {seat_id} were not cleared")
+        record = game.model_copy(update={"missed": missed, "committed_at": now})
+        if store.commit(record, renamed, expected_version=game.version):
+            return
+    raise RuntimeError(f"game {game_id} kept changing: seat {seat_id} was not given its newcomer's name")
 
 
 GOODBYE = (

@@ -9,6 +9,7 @@ from email.utils import make_msgid
 
 import pytest
 
+from engine.games import MAIL_GAMES
 from functions.mail.codes import code_matches
 from tests.console.conftest import KeptOpen, code_sent_to, outbox_mails, text_of, warpmail
 
@@ -35,6 +36,43 @@ def _status(console: KeptOpen, sender: str, game_id: str) -> str:
     return text_of(outbox_mails(console.outbox, sender)[-1])
 
 
+# --- 10: replace ---
+
+
+def test_a_replaced_seat_bears_the_newcomers_name_in_the_game(console: KeptOpen) -> None:
+    store, outbox = console.store, console.outbox
+    assert warpmail("game", "create", "e1", "--seed", "6") == 0
+    assert warpmail("player", "invite", "e1", "ann@example.org", "--name", "Ann") == 0
+    assert warpmail("player", "invite", "e1", "bob@example.org", "--name", "Bob") == 0
+    assert warpmail("player", "invite", "e1", "dee@example.org", "--name", "Dee", "--standby") == 0
+    assert warpmail("game", "start", "e1") == 0
+    started = store.game("e1")
+    assert started is not None
+    assert warpmail("player", "replace", "e1", "P2", "dee@example.org") == 0
+    # A new version of the game, its state naming the seat's newcomer.
+    game, state_json = store.state("e1")
+    assert game.version == started.version + 1
+    assert MAIL_GAMES["warpwar"].names(state_json) == {"P1": "Ann", "P2": "Dee"}
+    # Her welcome's report and orders sheet name her, not Bob.
+    welcome = outbox_mails(outbox, "dee@example.org")[-1]
+    assert "Welcome to game e1" in str(welcome["Subject"])
+    sheet = text_of(welcome).split("Welcome, Dee", 1)[1]
+    assert "P2 (Dee)" in sheet and "Bob" not in sheet
+    # Ann plays; her results name Dee as the player to play next.
+    ann = code_sent_to(outbox, "ann@example.org")
+    console.deliver(_orders("ann@example.org", "e1", "P1", ann, 1, "BUILD WARPSHIP AT 0606 PD=3 B=2 S=1"))
+    assert warpmail("turn", "run") == 0
+    results = _flat(outbox_mails(outbox, "ann@example.org")[-1])
+    assert "Dee (P2) to play" in results and "Bob" not in results
+    # Dee's orders signed with her name are accepted.
+    dee = code_sent_to(outbox, "dee@example.org")
+    console.deliver(_orders("dee@example.org", "e1", "Dee", dee, 1))
+    ack = _flat(outbox_mails(outbox, "dee@example.org")[-1])
+    assert "signed by" not in ack, ack
+    assert ("P2", "turn:1") in store.latest_submissions("e1", "turn:1"), ack
+    assert warpmail("turn", "replay", "e1") == 0, "the renaming version is no step to replay"
+
+
 # --- 12: invite --standby ---
 
 
@@ -42,16 +80,16 @@ def test_a_standby_invited_by_the_gm_is_welcomed_as_join_welcomes_one(console: K
     store, outbox = console.store, console.outbox
     assert warpmail("game", "create", "s1", "--seed", "4", "--timezone", "Europe/Paris") == 0
     assert warpmail("player", "invite", "s1", "ann@example.org", "--name", "Ann") == 0
-    assert warpmail("player", "invite", "s1", "dee@example.org", "--name", "Dee", "--standby") == 0
-    dee = next(p for p in store.players("s1") if p.address == "dee@example.org")
-    assert (dee.player_id, dee.role, dee.timezone) == ("S1", "standby", "Europe/Paris")
-    [welcome] = outbox_mails(outbox, "dee@example.org")
+    assert warpmail("player", "invite", "s1", "dot@example.org", "--name", "Dot", "--standby") == 0
+    dot = next(p for p in store.players("s1") if p.address == "dot@example.org")
+    assert (dot.player_id, dot.role, dot.timezone) == ("S1", "standby", "Europe/Paris")
+    [welcome] = outbox_mails(outbox, "dot@example.org")
     assert welcome["Subject"] == "[WarpWar s1] You are a standby player of game s1"
     said = _flat(welcome)
     assert "the GM invited you to game s1 as a standby, so you are standby player S1" in said
     assert "When a seat comes free the GM may give it to you" in said
     assert "deadlines in Europe/Paris time" in said and "shows them to you in Europe/Paris time" in said
-    assert code_matches(code_sent_to(outbox, "dee@example.org"), dee.code_hash)
+    assert code_matches(code_sent_to(outbox, "dot@example.org"), dot.code_hash)
     # A seat's invitation keeps the full welcome, in the game's time zone unless told.
     ann = next(p for p in store.players("s1") if p.player_id == "P1")
     assert ann.timezone == "Europe/Paris"

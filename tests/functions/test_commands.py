@@ -57,6 +57,12 @@ class PlayerStore(FakeStore):
         self.games[game.game_id] = game.model_copy(update={"version": expected_version + 1})
         return True
 
+    def commit(self, game: GameRecord, state_json: str, expected_version: int) -> bool:
+        if not self.update_game(game, expected_version):
+            return False
+        self.states[game.game_id] = state_json
+        return True
+
 
 def playing(status: str = "running", **schedule: Any) -> PlayerStore:
     """Game g1 as ``hosted`` makes it, its schedule changed by ``schedule``, in a store that
