@@ -13,9 +13,9 @@ The option choices taken from the engine (:class:`Scenario`, :class:`Visibility`
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -332,7 +332,21 @@ def game_show(
     )
     if game.bulletin:
         out.print(f"bulletin for the next results: {game.bulletin}")
-    out.print(_players_table(view.players, game))
+    now = _now()
+    header = ("player", "name", "address", "role", "robot", "missed", "last mail")
+    rows = [
+        (
+            p.player_id,
+            p.name,
+            p.address,
+            p.role,
+            p.robot or "",
+            str(game.missed.get(p.player_id, 0)),
+            _ago(view.last_mail.get(p.player_id), now) if p.address else "",
+        )
+        for p in view.players
+    ]
+    out.print(_plain(header, rows, (6, 20, 30, 7, 7, 6, 10)), markup=False, highlight=False)
     awaited = Table("awaited", "player", "in", "version", "received")
     for entry in view.awaited:
         name = entry.player.name if entry.player else entry.player_id
@@ -343,6 +357,48 @@ def game_show(
     out.print(awaited)
     if view.problems:
         out.print(_log_table(view.problems, zone, "mail problems (latest)"))
+
+
+WIDTH = 100
+"""Columns the plain-text listings fit in."""
+
+
+def _plain(header: tuple[str, ...], rows: Sequence[tuple[str, ...]], widest: tuple[int, ...]) -> str:
+    """Rows as aligned plain text: each column as wide as its widest cell, at most ``widest``
+    (longer cells are cut with "~"), two spaces apart."""
+    widths = [min(cap, max(len(row[i]) for row in [header, *rows])) for i, cap in enumerate(widest)]
+    lines = []
+    for row in [header, *rows]:
+        cells = [
+            cell if len(cell) <= width else cell[: width - 1] + "~"
+            for cell, width in zip(row, widths, strict=True)
+        ]
+        lines.append("  ".join(cell.ljust(width) for cell, width in zip(cells, widths, strict=True)).rstrip())
+    return "\n".join(lines)
+
+
+def _ago(moment: datetime | None, now: datetime) -> str:
+    """How long ago: "40m ago", "5h ago", "3d ago"; "never"."""
+    if moment is None:
+        return "never"
+    return f"{_span(now - moment)} ago"
+
+
+def _left(deadline: datetime | None, now: datetime) -> str:
+    """Time left to ``deadline``: "5h 10m", or "overdue 2h"; "-" when there is none."""
+    if deadline is None:
+        return "-"
+    if deadline < now:
+        return f"overdue {_span(now - deadline)}"
+    return _span(deadline - now)
+
+
+def _span(span: timedelta) -> str:
+    minutes = max(int(span.total_seconds() // 60), 0)
+    days, hours = divmod(minutes // 60, 24)
+    if days:
+        return f"{days}d {hours}h"
+    return f"{hours}h {minutes % 60}m" if hours else f"{minutes}m"
 
 
 def _players_table(shown: list[PlayerRecord], game: GameRecord | None = None) -> Table:
@@ -359,6 +415,33 @@ def _players_table(shown: list[PlayerRecord], game: GameRecord | None = None) ->
             player.timezone,
         )
     return table
+
+
+@game_app.command("late")
+def game_late(ctx: typer.Context) -> None:
+    """Who is late, across the running games: each awaited player whose orders are not in, their
+    missed turns in a row, the last mail from them, and the time left to the deadline."""
+    from functions.console import games
+
+    now = _now()
+    with _backend(ctx) as backend:
+        late = games.late_players(backend)
+    if not late:
+        _out().print("nobody is late: every order awaited is in")
+        return
+    header = ("game", "player", "awaited", "missed", "last mail", "deadline in")
+    rows = [
+        (
+            row.game.game_id,
+            f"{row.player.player_id} {row.player.name}",
+            row.scope,
+            str(row.missed),
+            _ago(row.last_mail, now),
+            _left(row.deadline, now),
+        )
+        for row in late
+    ]
+    _out().print(_plain(header, rows, (16, 24, 20, 6, 10, 12)), markup=False, highlight=False)
 
 
 @game_app.command("start")

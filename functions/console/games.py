@@ -174,6 +174,18 @@ class GameView(BaseModel):
     awaited: list[AwaitedOrders]
     problems: list[MailLogEntry]
     """The latest mail rejected or not sent."""
+    last_mail: dict[str, datetime]
+    """Player id -> when the latest mail from the player's address reached the game."""
+
+
+def last_mail(log: list[MailLogEntry], players: list[PlayerRecord]) -> dict[str, datetime]:
+    """Player id -> when the game's mail log last has mail in from the player's address
+    (accepted or rejected: a mail with a wrong code is still the player's sign of life)."""
+    latest: dict[str, datetime] = {}
+    for entry in log:
+        if entry.direction != "out":
+            latest[entry.address] = max(entry.at, latest.get(entry.address, entry.at))
+    return {p.player_id: latest[p.address] for p in players if p.address in latest}
 
 
 def show_game(backend: Backend, game_id: str) -> GameView:
@@ -193,8 +205,52 @@ def show_game(backend: Backend, game_id: str) -> GameView:
                 received_at=latest.received_at if latest else None,
             )
         )
-    problems = [e for e in backend.store.mail_log(game.game_id) if is_problem(e)][-PROBLEMS_SHOWN:]
-    return GameView(game=game, players=players, awaited=awaited, problems=problems)
+    log = backend.store.mail_log(game.game_id)
+    problems = [e for e in log if is_problem(e)][-PROBLEMS_SHOWN:]
+    return GameView(
+        game=game, players=players, awaited=awaited, problems=problems, last_mail=last_mail(log, players)
+    )
+
+
+class Late(BaseModel):
+    """A player whose awaited orders are not in: how many turns in a row they have missed, the
+    latest mail from them, and the deadline the orders are due by."""
+
+    game: GameRecord
+    player: PlayerRecord
+    scope: str
+    missed: int
+    last_mail: datetime | None
+    deadline: datetime | None
+
+
+def late_players(backend: Backend) -> list[Late]:
+    """Across the running games, each awaited player (not a robot) whose orders are not in,
+    by deadline, the soonest first."""
+    late = []
+    for game in backend.store.games():
+        if game.status != "running" or not game.awaiting:
+            continue
+        players = {p.player_id: p for p in backend.store.players(game.game_id)}
+        seen = last_mail(backend.store.mail_log(game.game_id), list(players.values()))
+        for scope, awaited in game.awaited_scopes().items():
+            sent = backend.store.latest_submissions(game.game_id, scope)
+            for player_id in sorted(awaited):
+                player = players.get(player_id)
+                if player is None or player.robot is not None or (player_id, scope) in sent:
+                    continue
+                deadline = game.round_deadline if scope.startswith("combat:") else game.deadline
+                late.append(
+                    Late(
+                        game=game,
+                        player=player,
+                        scope=scope,
+                        missed=game.missed.get(player_id, 0),
+                        last_mail=seen.get(player_id),
+                        deadline=deadline,
+                    )
+                )
+    return sorted(late, key=lambda row: (row.deadline is None, row.deadline, row.game.game_id))
 
 
 class Started(BaseModel):

@@ -135,3 +135,41 @@ def test_a_rollback_sets_aside_the_orders_of_the_turns_it_undoes(console: KeptOp
 @pytest.fixture(autouse=True)
 def _quiet(capsys: pytest.CaptureFixture[str]) -> None:
     capsys.readouterr()
+
+
+# --- 14: who is late ---
+
+
+def test_game_late_and_show_list_missed_turns_and_the_last_mail(
+    console: KeptOpen, capsys: pytest.CaptureFixture[str]
+) -> None:
+    store = console.store
+    assert warpmail("game", "create", "l1", "--seed", "3", "--turn-hours", "30") == 0
+    assert warpmail("player", "invite", "l1", "lou@example.org", "--name", "Louise Longname") == 0
+    assert warpmail("game", "start", "l1", "--robots", "cadet") == 0
+    game = store.game("l1")
+    assert game is not None and store.update_game(game.model_copy(update={"missed": {"P1": 2}}), game.version)
+    capsys.readouterr()
+    assert warpmail("game", "late") == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split() == ["game", "player", "awaited", "missed", "last", "mail", "deadline", "in"]
+    [row] = [line for line in lines if line.startswith("l1 ")]
+    assert row.split()[1:7] == ["P1", "Louise", "Longname", "turn:1", "2", "never"]
+    assert row.split()[7:] == ["29h", "59m"] or row.split()[7:] == ["1d", "5h"]
+    assert all(len(line) <= 100 for line in lines)
+    for column in ("awaited", "missed", "last mail"):
+        assert row[lines[0].index(column) - 2 : lines[0].index(column)] == "  ", "aligned under its header"
+    # A mail from her (here STATUS) is her last sign of life; orders in take her off the list.
+    _status(console, "lou@example.org", "l1")
+    code = code_sent_to(console.outbox, "lou@example.org")
+    capsys.readouterr()
+    assert warpmail("game", "show", "l1") == 0
+    shown = capsys.readouterr().out.splitlines()
+    header = next(line for line in shown if line.startswith("player "))
+    [lou] = [line for line in shown if line.startswith("P1 ")]
+    assert lou[header.index("missed") :].split() == ["2", "0m", "ago"]
+    assert all(len(line) <= 100 for line in shown)
+    console.deliver(_orders("lou@example.org", "l1", "P1", code, 1))
+    capsys.readouterr()
+    assert warpmail("game", "late") == 0
+    assert not any(line.startswith("l1 ") for line in capsys.readouterr().out.splitlines())
