@@ -24,8 +24,8 @@ from email.message import EmailMessage
 from typing import Any
 from unittest import mock
 
-import resvg_py
 import boto3
+import resvg_py
 from moto import mock_aws
 
 from benchmarks.timing import machine, table
@@ -37,8 +37,17 @@ from engine.warpwar.state import GameState
 from engine.warpwar.views import player_view
 from functions.host import due, turns, warpwar_host
 from functions.host.warpwar_host import WarpWarOptions
+from functions.render import report as report_module
 from functions.resources import resources
-from functions.store import GameRecord, GameSetup, NewSubmission, PlayerRecord, Store, provision, split_awaited
+from functions.store import (
+    GameRecord,
+    GameSetup,
+    NewSubmission,
+    PlayerRecord,
+    Store,
+    provision,
+    split_awaited,
+)
 
 START = datetime(2030, 1, 1, 12, tzinfo=UTC)
 TICK = timedelta(minutes=10)
@@ -77,7 +86,7 @@ class Outbox:
 @contextmanager
 def counted(counts: Counts) -> Iterator[None]:
     """Count every report rendered and every PNG drawn, wherever they are asked for."""
-    render, draw = warpwar_host.render_report, resvg_py.svg_to_bytes
+    render, draw = report_module.render_report, resvg_py.svg_to_bytes
 
     def report(*args: Any, **named: Any) -> Any:
         counts.reports += 1
@@ -87,7 +96,10 @@ def counted(counts: Counts) -> Iterator[None]:
         counts.pngs += 1
         return draw(*args, **named)
 
-    with mock.patch.object(warpwar_host, "render_report", report), mock.patch.object(resvg_py, "svg_to_bytes", png):
+    with (
+        mock.patch.object(warpwar_host, "render_report", report),
+        mock.patch.object(resvg_py, "svg_to_bytes", png),
+    ):
         yield
 
 

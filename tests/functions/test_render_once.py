@@ -94,7 +94,7 @@ def play_one_player_turn(store: Store, watch: Watch, now: datetime) -> str:
     the player whose player-turn it was."""
     game, state_json = store.state(GAME)
     state = GameState.model_validate_json(state_json)
-    (scope, player), *_ = map(split_awaited, game.awaiting)
+    (_, player), *_ = map(split_awaited, game.awaiting)
     text = robot.write_turn(player_view(state, player), robot.stream_for(state, player))
     for part in WarpWarMail().read_orders(state_json, player, text).parts:
         store.add_submission(
