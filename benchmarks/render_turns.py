@@ -7,9 +7,11 @@ once from standing orders, played through the real turn service (functions/host/
 the store under moto. Every tick each awaited player mails the cadet robot's orders for their
 player-turn (written from their own view), then the game is processed, as the workflow would.
 Counted over the first game-turns (not the opening, which mails everyone once): reports
-rendered (``render_report``), map PNGs drawn (resvg), results mails sent, and the wall time of
-the processing (mail writing not included). Before issue 15 every player-turn mailed and
-rendered every player: N² per game-turn.
+rendered (``render_report``), map PNGs drawn (resvg), results mails sent, the wall time of the
+processing (mail writing not included) and of it the rendering. Each size is played twice, under
+the rule before issue 15 (every player-turn tells every player: N² reports a game-turn;
+reproduced by making every step tell everyone, which in this game, its combats fought at once,
+is exactly that rule) and under the rule now (warpwar_host ``_told``).
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from __future__ import annotations
 import argparse
 import time
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
@@ -37,6 +39,7 @@ from engine.warpwar.state import GameState
 from engine.warpwar.views import player_view
 from functions.host import due, turns, warpwar_host
 from functions.host.warpwar_host import WarpWarOptions
+from functions.render import mapimage
 from functions.render import report as report_module
 from functions.resources import resources
 from functions.store import (
@@ -55,21 +58,27 @@ GAME = "bench"
 REGION = "eu-west-1"
 
 
+RULES = ("everyone", "now")
+
+
 @dataclass
 class Counts:
     reports: int = 0
     pngs: int = 0
     mails: int = 0
+    rendering: float = 0.0
 
 
 @dataclass(frozen=True)
 class Figures:
+    rule: str
     players: int
     turns: int
     reports: int
     pngs: int
     mails: int
     seconds: float
+    rendering: float
 
 
 class Outbox:
@@ -90,7 +99,11 @@ def counted(counts: Counts) -> Iterator[None]:
 
     def report(*args: Any, **named: Any) -> Any:
         counts.reports += 1
-        return render(*args, **named)
+        start = time.perf_counter()
+        try:
+            return render(*args, **named)
+        finally:
+            counts.rendering += time.perf_counter() - start
 
     def png(*args: Any, **named: Any) -> Any:
         counts.pngs += 1
@@ -139,10 +152,14 @@ def mail_orders(store: Store, now: datetime) -> None:
             )
 
 
-def run(players: int, game_turns: int) -> Figures:
-    """The game played until ``game_turns`` whole game-turns after the first are done."""
+def run(players: int, game_turns: int, rule: str) -> Figures:
+    """The game played until ``game_turns`` whole game-turns are done, under ``rule``."""
     counts = Counts()
-    with mock_aws():
+    mapimage._pngs.clear()  # the same game is played under each rule: no PNG kept from the last
+    told = (
+        mock.patch.object(warpwar_host, "_told", lambda step: None) if rule == "everyone" else nullcontext()
+    )
+    with mock_aws(), told:
         described = resources("bench", region=REGION)
         dynamodb, s3 = boto3.client("dynamodb", region_name=REGION), boto3.client("s3", region_name=REGION)
         provision(described, dynamodb, s3)
@@ -152,7 +169,7 @@ def run(players: int, game_turns: int) -> Figures:
         mailer, now, seconds = Outbox(counts), START, 0.0
         with counted(counts):
             turns.process_game(GAME, now, store, mailer, settings)  # the opening
-            base = Counts(counts.reports, counts.pngs, counts.mails)
+            base = Counts(counts.reports, counts.pngs, counts.mails, counts.rendering)
             while True:
                 game = store.game(GAME)
                 assert game is not None
@@ -164,12 +181,14 @@ def run(players: int, game_turns: int) -> Figures:
                 turns.process_game(GAME, now, store, mailer, settings)
                 seconds += time.perf_counter() - start
     return Figures(
+        rule,
         players,
         game_turns,
         counts.reports - base.reports,
         counts.pngs - base.pngs,
         counts.mails - base.mails,
         seconds,
+        counts.rendering - base.rendering,
     )
 
 
@@ -182,21 +201,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     sizes, game_turns = ([2, 4], 1) if options.quick else (options.players, options.turns)
     rows = []
     for players in sizes:
-        f = run(players, game_turns)
-        per = f.turns
-        rows.append(
-            (
-                f.players,
-                f.turns,
-                f.reports,
-                f.pngs,
-                f.mails,
-                round(f.reports / per, 1),
-                f.players**2,
-                round(1000 * f.seconds / per, 1),
+        for rule in RULES:
+            f = run(players, game_turns, rule)
+            per = f.turns
+            rows.append(
+                (
+                    f.players,
+                    f.rule,
+                    f.reports,
+                    f.pngs,
+                    f.mails,
+                    round(f.reports / per, 1),
+                    round(1000 * f.seconds / per, 1),
+                    round(1000 * f.rendering / per, 1),
+                )
             )
-        )
-    headers = ("players", "game-turns", "reports", "PNGs", "mails", "reports/turn", "N²", "ms/game-turn")
+    headers = ("players", "rule", "reports", "PNGs", "mails", "reports/turn", "ms/turn", "rendering ms/turn")
+    print(f"{game_turns} game-turns each")
     print(table(headers, rows))
     print(machine())
     return 0
