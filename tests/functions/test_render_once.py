@@ -25,6 +25,7 @@ from functions.host import due, turns, warpwar_host
 from functions.host.deadlines import deadline_text
 from functions.host.results import Deadlines, Rendered
 from functions.host.warpwar_host import WarpWarOptions
+from functions.mail.ses import Mailer
 from functions.render import mapimage
 from functions.render.report import RenderedReport
 from functions.render.sample import sample_game
@@ -89,7 +90,7 @@ def new_game(store: Store) -> None:
     store.create_game(due.start(record, state_json, START), seats, state_json)
 
 
-def play_one_player_turn(store: Store, watch: Watch, now: datetime) -> str:
+def play_one_player_turn(store: Store, mailer: Mailer, now: datetime) -> str:
     """The awaited player mails the cadet's orders and the game is processed: one step. Returns
     the player whose player-turn it was."""
     game, state_json = store.state(GAME)
@@ -108,7 +109,7 @@ def play_one_player_turn(store: Store, watch: Watch, now: datetime) -> str:
                 orders_json=part.orders_json,
             )
         )
-    summary = turns.process_game(GAME, now, store, watch, store.settings)
+    summary = turns.process_game(GAME, now, store, mailer, store.settings)
     assert summary.steps == 1, summary
     return player
 
@@ -149,6 +150,37 @@ def test_a_four_player_game_turn_renders_each_player_twice_and_joins_what_they_m
     first_to_p4 = next(r for r in watch.renders if r.player == "P4")
     assert all(own[p] for p in PLAYERS[:3])
     assert first_to_p4.events == own["P1"] + own["P2"] + own["P3"]
+
+
+class Broken:
+    """A mailer that fails, as SES does when it is down."""
+
+    def send(self, message: EmailMessage) -> str:
+        raise ConnectionError("SES unreachable")
+
+
+def test_a_retry_after_a_crash_mails_the_players_told_once_with_what_they_missed(
+    store: Store, watch: Watch
+) -> None:
+    # Given a four-player game past its opening and P1's player-turn
+    new_game(store)
+    turns.process_game(GAME, START, store, watch, store.settings)
+    play_one_player_turn(store, watch, START + TICK)
+    p1_step = next(r.events for r in watch.renders if r.player == "P1" and r.events)
+    # and P2's player-turn committed by an attempt whose mailer failed
+    watch.renders.clear()
+    watch.mails.clear()
+    with pytest.raises(ConnectionError):
+        play_one_player_turn(store, Broken(), START + 2 * TICK)
+    # When the workflow retries, then runs once more
+    retried = turns.process_game(GAME, START + 2 * TICK, store, watch, store.settings)
+    again = turns.process_game(GAME, START + 2 * TICK, store, watch, store.settings)
+    # Then the retry mails P2 (who played) and P3 (whose turn begins) once each, P3's mail
+    # beginning with P1's player-turn, which P3 was not told; the next run mails nothing
+    assert (retried.steps, retried.mails, again.mails) == (0, 2, 0)
+    assert sorted(watch.mails) == ["P2", "P3"]
+    to_p3 = next(r for r in watch.renders if r.player == "P3")
+    assert to_p3.events[: len(p1_step)] == p1_step and len(to_p3.events) > len(p1_step)
 
 
 def test_the_map_png_is_drawn_once_per_distinct_picture(monkeypatch: pytest.MonkeyPatch) -> None:
