@@ -22,7 +22,9 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
+from rich.text import Text
 
 from functions.console.errors import ConsoleError
 from functions.console.inputs import read_hours, read_time, read_timezone, read_weekdays
@@ -130,7 +132,7 @@ def _mails(sent: list[SentMail]) -> None:
     out = _out()
     for one in sent:
         if one.error:
-            out.print(f"[red]not sent[/] to {one.to}: {one.error}")
+            out.print(f"[red]not sent[/] to {escape(one.to)}: {escape(one.error)}")
         else:
             out.print(f"mailed {one.to}: {one.subject}")
 
@@ -402,13 +404,19 @@ def _span(span: timedelta) -> str:
 
 
 def _players_table(shown: list[PlayerRecord], game: GameRecord | None = None) -> Table:
+    from functions.console.players import bouncing_note
+
     table = Table("player", "name", "address", "role", "robot", "missed", "time zone")
     for player in shown:
         missed = game.missed.get(player.player_id, 0) if game is not None else 0
+        # Text, not markup: an address is the player's own words.
+        address = Text(player.address)
+        if player.bouncing:
+            address.append(f" ({bouncing_note(player)})", style="red")
         table.add_row(
             player.player_id,
             player.name,
-            player.address,
+            address,
             player.role,
             player.robot or "",
             str(missed or ""),

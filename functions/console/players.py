@@ -199,6 +199,15 @@ def list_players(backend: Backend, game_id: str) -> list[PlayerRecord]:
     return backend.store.players(game.game_id)
 
 
+def bouncing_note(player: PlayerRecord) -> str:
+    """What ``player list`` shows beside a bouncing address: the mark ("bounce 2026-11-27") as
+    "bouncing since 2026-11-27: bounce"; empty when the address is not marked."""
+    if not player.bouncing:
+        return ""
+    kind, _, since = player.bouncing.partition(" ")
+    return f"bouncing since {since}: {kind}" if since else f"bouncing: {kind}"
+
+
 ADDRESS_CHANGED = (
     "The GM changed your registered address in game {game_id} from {old} to {new}. Mail from the "
     "game goes to {new} from now on, and orders are accepted from it only."

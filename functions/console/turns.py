@@ -28,6 +28,7 @@ from functions.mail.compose import MAIL_POLICY
 from functions.mail.ses import MailNotSent
 from functions.store import GameRecord, KeptResults, MailLogEntry, NewSubmission, PlayerRecord, Submission
 from functions.store.keys import RESULTS_PREFIX
+from functions.store.records import withheld
 
 Progress = Callable[[int, int], None]
 """(done, total): called as long work goes on."""
@@ -195,11 +196,33 @@ def _kept_message(backend: Backend, key: str) -> EmailMessage:
 # --- Resend, rollback ---
 
 
+BOUNCING_SKIPPED = (
+    "{name} ({player_id}) is bouncing ({mark}), so nothing was sent; once the player gives another "
+    "address: warpmail player address {game_id} {player_id} <new-address>"
+)
+
+
+def bouncing_skipped(game: GameRecord, player: PlayerRecord, mark: str) -> str:
+    """One line for the GM: whose address bounces (``mark``: why), and the command that fixes it."""
+    return BOUNCING_SKIPPED.format(
+        name=player.name, player_id=player.player_id, mark=mark, game_id=game.game_id
+    )
+
+
 def _send_again(
     backend: Backend, game: GameRecord, player: PlayerRecord, message: EmailMessage, now: datetime, key: str
 ) -> SentMail:
     """A kept results mail sent again to the player's address now (a new Message-ID and Date;
-    its thread headers keep it in the game's thread), and logged under ``key``."""
+    its thread headers keep it in the game's thread), and logged under ``key``. Not to a
+    bouncing address (functions/host/feedback.py): the error then names the player and the fix."""
+    records = [player, *backend.store.players_by_address(player.address)]
+    why = withheld(records, player.address)
+    if why is not None:
+        backend.store.log_mail(MailLogEntry.sent(message, game.game_id, now, why, key))
+        mark = next(p.bouncing for p in records if p.bouncing)
+        return SentMail(
+            to=player.address, subject=str(message["Subject"]), error=bouncing_skipped(game, player, mark)
+        )
     for name, value in (
         ("To", player.address),
         ("Date", format_datetime(now)),
@@ -218,7 +241,8 @@ def _send_again(
 
 
 def resend(backend: Backend, game_id: str, now: datetime, player_id: str | None = None) -> list[SentMail]:
-    """Every human player's latest results mail again (or only ``player_id``'s)."""
+    """Every human player's latest results mail again (or only ``player_id``'s); a bouncing
+    address is skipped, the error saying whose it is and how to fix it (``_send_again``)."""
     game = require_game(backend.store, game_id)
     players = human_seats(backend.store.players(game.game_id))
     if player_id is not None:

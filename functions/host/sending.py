@@ -2,13 +2,15 @@
 sent, logged and completed; the mails of a step an earlier attempt committed but did not send
 (or was killed sending) are sent by replaying it.
 
-A step mails only the players it tells (``Played.tells``): one that fought only combat rounds a
-player is not in mails them nothing, in blind and open games alike (an open game shows every
-combat to everyone, but a mail per round asks nothing of a player who is not fighting: they read
-the whole player-turn at its end, in one mail, as they read a player-turn without combats). The
-steps a player was not told are replayed from the stored versions (``Untold``) and joined with
-the step that tells them (``GameHost.joined``), so that mail carries everything they saw since
-their last, the bulletins of those steps too."""
+A step mails only the players it tells (``Played.tells``; WarpWar's rule: warpwar_host ``_told``):
+one that fought only combat rounds a player is not in mails them nothing, in blind and open
+games alike (an open game shows every combat to everyone, but a mail per round asks nothing of a
+player who is not fighting); a player-turn mails the player who played it and the one whose
+player-turn begins, not the others (they have nothing to do until their own), so a game of N
+renders about 2N reports a game-turn, not N². The steps a player was not told are replayed from
+the stored versions (``Untold``) and joined with the step that tells them
+(``GameHost.joined``), so that mail carries everything they saw since their last, the bulletins
+of those steps too."""
 
 from __future__ import annotations
 

@@ -21,7 +21,7 @@ from engine.core.mailgame import CombatScope, ScopedOrders, combat_parts, combat
 from engine.games import WARPWAR
 from engine.warpwar import robot
 from engine.warpwar.classic_map import classic_map
-from engine.warpwar.events import AnyEvent
+from engine.warpwar.events import AnyEvent, BaseDestroyed, CombatBegan, PlayerEliminated
 from engine.warpwar.lang.check import where
 from engine.warpwar.lang.printer import order_text
 from engine.warpwar.lang.sheet import combat_sheet, orders_sheet
@@ -107,13 +107,14 @@ class WarpWarHost:
             played = _play_turn(state, turn)
             if pending.standing and played.state.stage is Stage.COMBAT:
                 played = _then(played, _fight_standing(played.state))
-            return _played(_Step(played, actor, _texts(turn), state))
+            return _played(_Step(played, actor, _texts(turn), state, _whole_turns(pending)))
         if not pending.wants:
-            return _played(_Step(_fight_standing(state), actor, (), state))
+            return _played(_Step(_fight_standing(state), actor, (), state, _whole_turns(pending)))
         rounds = [RoundOrders.model_validate_json(orders[w]) for w in pending.wants if w in orders]
         sides = {(o.player, o.star) for o in rounds}
         rounds += [_empty_round(w) for w in pending.wants if _side(w) not in sides]
-        return _played(_Step(_as_outcome(WARPWAR.process(state, rounds)), actor, (), state))
+        outcome = _as_outcome(WARPWAR.process(state, rounds))
+        return _played(_Step(outcome, actor, (), state, _whole_turns(pending)))
 
     def joined(self, steps: Sequence[Played]) -> Played:
         return _played(*(part for step in steps for part in _steps_of(step)))
@@ -161,6 +162,12 @@ def pending(state: GameState, turn_mode: TurnMode, combat_mode: CombatMode) -> P
         wants=tuple(Wanted(player=p, scope=turn_scope(state.turn)) for p in players),
         period=period,
     )
+
+
+def _whole_turns(pending: Pending) -> bool:
+    """Whether the game runs in cycle mode: its deadline period is the game-turn (``pending``
+    names it ``turn:5``; a player-turn's in sequential mode is ``turn:5/P1``)."""
+    return "/" not in pending.period
 
 
 def _combat_wants(state: GameState) -> list[Wanted]:
@@ -245,14 +252,13 @@ class _Step:
     actor: str
     texts: Sequence[str] = ()
     before: GameState | None = None
+    whole_turns: bool = False
+    """Cycle mode: every player's orders are awaited when a game-turn begins (``_whole_turns``)."""
 
 
 def _played(*steps: _Step) -> Played:
     """Steps played one after the other as one ``Played``: the last one's state, every event
-    and the actor's orders' fate of them all. The last step tells a player its results when it
-    ends the player-turn (or the game, or starts it), or when the player fights in a combat it
-    fought or leaves to fight: a player outside every combat of a player-turn is mailed once,
-    at its end, as when it has none (the turn service joins the steps: ``GameHost.joined``)."""
+    and the actor's orders' fate of them all. Who the last step tells: ``_told``."""
     last = steps[-1]
     state = last.outcome.state
     events = [event for step in steps for event in step.outcome.events]
@@ -262,13 +268,10 @@ def _played(*steps: _Step) -> Played:
         written = [text for step in steps if step.actor == player for text in step.texts]
         return render_results(player, state, events, own, written, deadlines)
 
-    # Outside combats every player is told; while they go on, the players fighting.
-    fighting = None
-    if state.stage is Stage.COMBAT and last.before is not None:
-        fighting = _fighting(state) | _fighting(last.before)
+    told = _told(last)
 
     def tells(player: str) -> bool:
-        return fighting is None or player in fighting
+        return told is None or player in told
 
     return Played(
         state_json=state.model_dump_json(),
@@ -284,6 +287,38 @@ def _steps_of(played: Played) -> tuple[_Step, ...]:
     account = played.account
     assert isinstance(account, tuple) and all(isinstance(s, _Step) for s in account)  # played here
     return account
+
+
+def _told(step: _Step) -> set[str] | None:
+    """The players ``step`` mails its results to (None: every player). The game's start and its
+    end tell everyone. A combat round tells the players fighting, or who just fought (a player
+    outside every combat of a player-turn is mailed once, at its end, as when it has none). A
+    step that ends a player-turn tells the player whose orders it played (their fate), the
+    player whose player-turn begins (their sheet and deadline), whoever fought in it, lost a
+    Base or was eliminated, and in cycle mode, when a game-turn begins, everyone (each player's
+    orders are awaited at once). The others have nothing to do until their own player-turn, and
+    its mail carries every step since their last (the turn service joins them:
+    ``GameHost.joined``): so each player is rendered and mailed about twice a game-turn, not
+    once per player-turn (N² reports a game-turn in a game of N)."""
+    state, before = step.outcome.state, step.before
+    if before is None or state.stage is Stage.OVER:
+        return None
+    if state.stage is Stage.COMBAT:
+        return _fighting(state) | _fighting(before)
+    if step.whole_turns and state.turn != before.turn:
+        return None
+    # In cycle mode the next player's orders have been awaited since the game-turn began.
+    told = {step.actor} if step.whole_turns else {step.actor, state.active_player.id}
+    if before.stage is Stage.COMBAT:
+        told |= _fighting(before)
+    for event in step.outcome.events:
+        if isinstance(event, CombatBegan):
+            told |= set(event.sides)
+        elif isinstance(event, BaseDestroyed):
+            told.add(event.owner)
+        elif isinstance(event, PlayerEliminated):
+            told.add(event.player)
+    return told
 
 
 def _fighting(state: GameState) -> set[str]:

@@ -25,6 +25,7 @@ from functions.render.mapimage import (
     Canvas,
     Text,
     canvas,
+    draw_png,
     png_bytes,
     svg_text,
     text_box,
@@ -63,7 +64,7 @@ def box(points: list[tuple[int, int]]) -> tuple[int, int, int, int]:
 
 def test_rendering_twice_gives_the_same_bytes() -> None:
     svg = sample_svg()
-    assert png_bytes(svg) == png_bytes(svg)
+    assert draw_png(svg) == draw_png(svg)
 
 
 def test_the_svg_names_the_bundled_font_first_and_the_fonts_ship_with_their_licence() -> None:
