@@ -1,6 +1,11 @@
 """State surviving a restart of the local host: moto's DynamoDB and S3 contents snapshotted to a
 folder on stop and put back on start.
 
+Several processes share one folder, one at a time (functions/local/host.py: ``warpmail local
+serve`` and the GM console): each snapshot carries a fingerprint of its contents, so a process
+holding a copy of the games can tell whether another has saved since (:func:`fingerprint`) and
+:func:`reload` only then, and a save that changes nothing writes nothing.
+
 Layout: ``dynamodb/<table>.json`` (every item, in DynamoDB's typed JSON, so nothing is lost in
 conversion; binary values in base64) and ``s3/<bucket>/<key, percent-quoted>`` (one file per
 object; flat, so keys ``a`` and ``a/b`` cannot collide) with ``s3/<bucket>.json`` listing each
@@ -11,12 +16,13 @@ saving keeps the previous one.
 from __future__ import annotations
 
 import base64
+import hashlib
 import json
 import logging
 import shutil
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 from urllib.parse import quote
 
 from pydantic import BaseModel
@@ -31,19 +37,37 @@ class Snapshot(BaseModel):
 
     items: dict[str, int] = {}
     objects: dict[str, int] = {}
+    fingerprint: str = ""
+    """SHA-256 of the contents (every item, every object's key, content type and bytes)."""
+
+
+class _Object(NamedTuple):
+    content_type: str
+    body: bytes
 
 
 def save(folder: Path, dynamodb: Any, s3: Any) -> Snapshot:
-    """Every table's items and every bucket's objects into ``folder`` (replacing what was there)."""
+    """Every table's items and every bucket's objects into ``folder`` (replacing what was there,
+    unless it holds these very contents already)."""
+    tables = {
+        table: [_binary_out(item) for item in _scan(dynamodb, table)] for table in _table_names(dynamodb)
+    }
+    buckets = {
+        bucket: _objects(s3, bucket) for bucket in sorted(b["Name"] for b in s3.list_buckets()["Buckets"])
+    }
+    snapshot = Snapshot(
+        items={table: len(items) for table, items in tables.items()},
+        objects={bucket: len(objects) for bucket, objects in buckets.items()},
+        fingerprint=_fingerprint(tables, buckets),
+    )
+    if snapshot.fingerprint == fingerprint(folder):
+        return snapshot
     staging = folder.with_name(folder.name + ".saving")
     shutil.rmtree(staging, ignore_errors=True)
-    snapshot = Snapshot()
-    for table in _table_names(dynamodb):
-        items = _scan(dynamodb, table)
-        _write_json(staging / "dynamodb" / f"{table}.json", [_binary_out(item) for item in items])
-        snapshot.items[table] = len(items)
-    for bucket in sorted(b["Name"] for b in s3.list_buckets()["Buckets"]):
-        snapshot.objects[bucket] = _save_bucket(staging / "s3", s3, bucket)
+    for table, items in tables.items():
+        _write_json(staging / "dynamodb" / f"{table}.json", items)
+    for bucket, objects in buckets.items():
+        _write_bucket(staging / "s3", bucket, objects)
     _write_json(staging / "snapshot.json", snapshot.model_dump())
     previous = folder.with_name(folder.name + ".previous")
     shutil.rmtree(previous, ignore_errors=True)
@@ -54,11 +78,20 @@ def save(folder: Path, dynamodb: Any, s3: Any) -> Snapshot:
     return snapshot
 
 
+def fingerprint(folder: Path) -> str:
+    """The fingerprint of the snapshot in ``folder`` ("" when there is none)."""
+    try:
+        saved = (folder / "snapshot.json").read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return ""
+    return Snapshot.model_validate_json(saved).fingerprint
+
+
 def restore(folder: Path, dynamodb: Any, s3: Any) -> Snapshot:
     """Put a snapshot back into freshly provisioned tables and buckets (created if missing).
 
-    Call it before the bucket notifications exist, or restored raw mail is processed again."""
-    snapshot = Snapshot()
+    Call it while the bucket notifications are off, or restored raw mail is processed again."""
+    snapshot = Snapshot(fingerprint=fingerprint(folder))
     if not (folder / "snapshot.json").exists():
         return snapshot
     existing = set(_table_names(dynamodb))
@@ -83,6 +116,28 @@ def restore(folder: Path, dynamodb: Any, s3: Any) -> Snapshot:
             s3.put_object(Bucket=bucket, Key=key, Body=body, ContentType=content_type)
         snapshot.objects[bucket] = len(objects)
     return snapshot
+
+
+def reload(folder: Path, dynamodb: Any, s3: Any) -> Snapshot:
+    """Empty every table and bucket, then :func:`restore`: the snapshot replaces what is there
+    (an item or object another process deleted is gone here too). The same caution applies."""
+    for table in _table_names(dynamodb):
+        keys = [
+            name["AttributeName"] for name in dynamodb.describe_table(TableName=table)["Table"]["KeySchema"]
+        ]
+        items = _scan(dynamodb, table)
+        for start in range(0, len(items), _BATCH):
+            requests = [
+                {"DeleteRequest": {"Key": {name: item[name] for name in keys}}}
+                for item in items[start : start + _BATCH]
+            ]
+            _batch_write(dynamodb, table, requests)
+    for bucket in (b["Name"] for b in s3.list_buckets()["Buckets"]):
+        for page in s3.get_paginator("list_objects_v2").paginate(Bucket=bucket):
+            keys = [{"Key": entry["Key"]} for entry in page.get("Contents", [])]
+            if keys:
+                s3.delete_objects(Bucket=bucket, Delete={"Objects": keys, "Quiet": True})
+    return restore(folder, dynamodb, s3)
 
 
 def _table_names(dynamodb: Any) -> list[str]:
@@ -131,18 +186,37 @@ def _batch_write(dynamodb: Any, table: str, requests: list[dict[str, Any]]) -> N
         pending = dynamodb.batch_write_item(RequestItems=pending).get("UnprocessedItems") or {}
 
 
-def _save_bucket(root: Path, s3: Any, bucket: str) -> int:
-    folder = root / bucket
-    folder.mkdir(parents=True, exist_ok=True)
-    objects: dict[str, str] = {}
+def _objects(s3: Any, bucket: str) -> dict[str, _Object]:
+    objects: dict[str, _Object] = {}
     for page in s3.get_paginator("list_objects_v2").paginate(Bucket=bucket):
         for entry in page.get("Contents", []):
-            key = entry["Key"]
-            response = s3.get_object(Bucket=bucket, Key=key)
-            (folder / quote(key, safe="")).write_bytes(response["Body"].read())
-            objects[key] = response.get("ContentType") or "binary/octet-stream"
-    _write_json(root / f"{bucket}.json", objects)
-    return len(objects)
+            response = s3.get_object(Bucket=bucket, Key=entry["Key"])
+            objects[entry["Key"]] = _Object(
+                content_type=response.get("ContentType") or "binary/octet-stream",
+                body=response["Body"].read(),
+            )
+    return objects
+
+
+def _fingerprint(tables: dict[str, list[dict[str, Any]]], buckets: dict[str, dict[str, _Object]]) -> str:
+    """Independent of the order a scan returns the items in (a restore may change it)."""
+    digest = hashlib.sha256()
+    for table, items in tables.items():
+        rows = sorted(json.dumps(item, sort_keys=True) for item in items)
+        digest.update(json.dumps([table, rows]).encode())
+    for bucket, objects in buckets.items():
+        for key, stored in sorted(objects.items()):
+            entry = [bucket, key, stored.content_type, hashlib.sha256(stored.body).hexdigest()]
+            digest.update(json.dumps(entry).encode())
+    return digest.hexdigest()
+
+
+def _write_bucket(root: Path, bucket: str, objects: dict[str, _Object]) -> None:
+    folder = root / bucket
+    folder.mkdir(parents=True, exist_ok=True)
+    for key, stored in objects.items():
+        (folder / quote(key, safe="")).write_bytes(stored.body)
+    _write_json(root / f"{bucket}.json", {key: stored.content_type for key, stored in objects.items()})
 
 
 def _create_bucket(s3: Any, bucket: str) -> None:
