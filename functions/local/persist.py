@@ -22,7 +22,7 @@ import logging
 import shutil
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 from urllib.parse import quote
 
 from pydantic import BaseModel
@@ -38,27 +38,22 @@ class Snapshot(BaseModel):
     items: dict[str, int] = {}
     objects: dict[str, int] = {}
     fingerprint: str = ""
-    """SHA-256 of the contents (every item, every object's key, content type and bytes)."""
-
-
-class _Object(NamedTuple):
-    content_type: str
-    body: bytes
+    """SHA-256 of the contents (every item, every object's key and ETag)."""
 
 
 def save(folder: Path, dynamodb: Any, s3: Any) -> Snapshot:
     """Every table's items and every bucket's objects into ``folder`` (replacing what was there,
-    unless it holds these very contents already)."""
+    unless it holds these very contents already: then no object is even read)."""
     tables = {
         table: [_binary_out(item) for item in _scan(dynamodb, table)] for table in _table_names(dynamodb)
     }
-    buckets = {
-        bucket: _objects(s3, bucket) for bucket in sorted(b["Name"] for b in s3.list_buckets()["Buckets"])
+    listings = {
+        bucket: _listing(s3, bucket) for bucket in sorted(b["Name"] for b in s3.list_buckets()["Buckets"])
     }
     snapshot = Snapshot(
         items={table: len(items) for table, items in tables.items()},
-        objects={bucket: len(objects) for bucket, objects in buckets.items()},
-        fingerprint=_fingerprint(tables, buckets),
+        objects={bucket: len(listing) for bucket, listing in listings.items()},
+        fingerprint=_fingerprint(tables, listings),
     )
     if snapshot.fingerprint == fingerprint(folder):
         return snapshot
@@ -66,8 +61,8 @@ def save(folder: Path, dynamodb: Any, s3: Any) -> Snapshot:
     shutil.rmtree(staging, ignore_errors=True)
     for table, items in tables.items():
         _write_json(staging / "dynamodb" / f"{table}.json", items)
-    for bucket, objects in buckets.items():
-        _write_bucket(staging / "s3", bucket, objects)
+    for bucket, listing in listings.items():
+        _save_bucket(staging / "s3", s3, bucket, listing)
     _write_json(staging / "snapshot.json", snapshot.model_dump())
     previous = folder.with_name(folder.name + ".previous")
     shutil.rmtree(previous, ignore_errors=True)
@@ -186,37 +181,37 @@ def _batch_write(dynamodb: Any, table: str, requests: list[dict[str, Any]]) -> N
         pending = dynamodb.batch_write_item(RequestItems=pending).get("UnprocessedItems") or {}
 
 
-def _objects(s3: Any, bucket: str) -> dict[str, _Object]:
-    objects: dict[str, _Object] = {}
+def _listing(s3: Any, bucket: str) -> dict[str, str]:
+    """Each object's key and ETag (S3's digest of its bytes)."""
+    listing: dict[str, str] = {}
     for page in s3.get_paginator("list_objects_v2").paginate(Bucket=bucket):
-        for entry in page.get("Contents", []):
-            response = s3.get_object(Bucket=bucket, Key=entry["Key"])
-            objects[entry["Key"]] = _Object(
-                content_type=response.get("ContentType") or "binary/octet-stream",
-                body=response["Body"].read(),
-            )
-    return objects
+        listing |= {entry["Key"]: entry["ETag"] for entry in page.get("Contents", [])}
+    return listing
 
 
-def _fingerprint(tables: dict[str, list[dict[str, Any]]], buckets: dict[str, dict[str, _Object]]) -> str:
-    """Independent of the order a scan returns the items in (a restore may change it)."""
+def _fingerprint(tables: dict[str, list[dict[str, Any]]], listings: dict[str, dict[str, str]]) -> str:
+    """Of every item and every object's key and ETag, whatever order a scan returns the items in
+    (a restore may change it). An object's content type is left out: every writer here puts an
+    object whole, its type with its bytes."""
     digest = hashlib.sha256()
     for table, items in tables.items():
-        rows = sorted(json.dumps(item, sort_keys=True) for item in items)
-        digest.update(json.dumps([table, rows]).encode())
-    for bucket, objects in buckets.items():
-        for key, stored in sorted(objects.items()):
-            entry = [bucket, key, stored.content_type, hashlib.sha256(stored.body).hexdigest()]
-            digest.update(json.dumps(entry).encode())
+        digest.update(
+            json.dumps([table, sorted(json.dumps(item, sort_keys=True) for item in items)]).encode()
+        )
+    for bucket, listing in listings.items():
+        digest.update(json.dumps([bucket, sorted(listing.items())]).encode())
     return digest.hexdigest()
 
 
-def _write_bucket(root: Path, bucket: str, objects: dict[str, _Object]) -> None:
+def _save_bucket(root: Path, s3: Any, bucket: str, listing: dict[str, str]) -> None:
     folder = root / bucket
     folder.mkdir(parents=True, exist_ok=True)
-    for key, stored in objects.items():
-        (folder / quote(key, safe="")).write_bytes(stored.body)
-    _write_json(root / f"{bucket}.json", {key: stored.content_type for key, stored in objects.items()})
+    content_types: dict[str, str] = {}
+    for key in listing:
+        response = s3.get_object(Bucket=bucket, Key=key)
+        (folder / quote(key, safe="")).write_bytes(response["Body"].read())
+        content_types[key] = response.get("ContentType") or "binary/octet-stream"
+    _write_json(root / f"{bucket}.json", content_types)
 
 
 def _create_bucket(s3: Any, bucket: str) -> None:
