@@ -40,8 +40,8 @@ from functions.resources import Resources, resources
 
 LOCK_FILE = "host.lock"
 LOCK_WAIT = 60.0
-"""Seconds an operation waits for another process's (a GM command, a workflow run over many
-games) before giving up."""
+"""Seconds an operation waits for another process's operation to end (a GM command, a workflow
+run over many games) before giving up."""
 _POLL = 0.05
 
 
