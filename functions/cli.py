@@ -90,7 +90,7 @@ def demo(
     add_help_option=False,
 )
 def local(ctx: typer.Context) -> None:
-    """The mail pipeline on this machine: run-demo, serve (warpmail local --help)."""
+    """The mail pipeline on this machine: run-demo, play, serve (warpmail local --help)."""
     from functions.local import cli as local_cli
 
     raise typer.Exit(local_cli.main(ctx.args))

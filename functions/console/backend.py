@@ -2,8 +2,9 @@
 
 Local (``--local ROOT``): the local host (functions/local/host.py) is started in this process,
 which restores its saved games; the command runs; stopping it saves them, and the mail sent is
-in ``ROOT/outbox/``. A host already serving that folder (``warpmail local serve``) holds its lock,
-and the console refuses rather than fork the games.
+in ``ROOT/outbox/``. The command holds the folder's lock meanwhile; a ``warpmail local serve`` on
+the same folder takes it per mail and per workflow run, so the command waits (a bounded wait)
+for the one in hand, and serve reloads what the command saved.
 
 A stack (``--stack NAME``): its resources are named by its CloudFormation outputs, the clients
 come from a boto3 session (``--profile``, ``--region``); AWS credentials are the only
@@ -18,7 +19,7 @@ import uuid
 from datetime import datetime
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import boto3
 from botocore.exceptions import BotoCoreError, ClientError
@@ -29,6 +30,9 @@ from functions.console.errors import ConsoleError
 from functions.mail.ses import Mailer, SesMailer
 from functions.resources import Settings
 from functions.store import Store
+
+if TYPE_CHECKING:
+    from functions.local.host import LocalHost
 
 INBOUND_PREFIX = "inbound/"
 """Where the receipt rule stores raw mail (``Resources.inbound_prefix``)."""
@@ -138,21 +142,25 @@ def open_stack(stack: str, profile: str | None, region: str | None) -> StackBack
 
 
 class LocalBackend:
-    """The local host at ``root``, started for one command."""
+    """The local host at ``root``, started for one command; or ``host``, one running already
+    (``warpmail local play`` setting up its game), which ``close`` leaves running."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, host: LocalHost | None = None) -> None:
         # Imported here: the local host needs moto, which only the local mode installs.
         from functions.local.host import HostBusyError, LocalHost
 
         # The handlers run in this process: their structured logs only for warnings.
         os.environ.setdefault("POWERTOOLS_LOG_LEVEL", "WARNING")
         os.environ.setdefault("POWERTOOLS_METRICS_DISABLED", "true")
-        # A command rarely delivers mail or runs the workflow: the functions are made if it does.
-        self.host = LocalHost(root, on_demand=True)
-        try:
-            self.host.start()
-        except HostBusyError as error:
-            raise ConsoleError(str(error)) from error
+        self.owned = host is None
+        if host is None:
+            # A command rarely delivers mail or runs the workflow: the functions are made if it does.
+            host = LocalHost(root, on_demand=True)
+            try:
+                host.start()
+            except HostBusyError as error:
+                raise ConsoleError(str(error)) from error
+        self.host = host
         self.settings = self.host.resources.settings()
         self.store = Store(self.settings, self.host.client("dynamodb"), self.host.client("s3"))
         self.mailer: Mailer = SesMailer(self.host.client("sesv2"))
@@ -165,7 +173,8 @@ class LocalBackend:
         return self.host.deliver(raw)
 
     def close(self) -> None:
-        self.host.stop()
+        if self.owned:
+            self.host.stop()
 
 
 def open_backend(choice: Choice) -> Backend:

@@ -285,22 +285,37 @@ class LocalAws:
             Principal="s3.amazonaws.com",
             SourceArn=f"arn:aws:s3:::{self.resources.mail_bucket}",
         )
+        self._put_inbound_notification(inbound)
+
+    def _put_inbound_notification(self, inbound: str | None) -> None:
+        """Raw mail stored under the inbound prefix starts ``inbound`` (nothing when None)."""
+        configurations = [
+            {
+                "LambdaFunctionArn": inbound,
+                "Events": ["s3:ObjectCreated:*"],
+                "Filter": {
+                    "Key": {"FilterRules": [{"Name": "prefix", "Value": self.resources.inbound_prefix}]}
+                },
+            }
+        ]
         self.client("s3").put_bucket_notification_configuration(
             Bucket=self.resources.mail_bucket,
-            NotificationConfiguration={
-                "LambdaFunctionConfigurations": [
-                    {
-                        "LambdaFunctionArn": inbound,
-                        "Events": ["s3:ObjectCreated:*"],
-                        "Filter": {
-                            "Key": {
-                                "FilterRules": [{"Name": "prefix", "Value": self.resources.inbound_prefix}]
-                            }
-                        },
-                    }
-                ]
-            },
+            NotificationConfiguration={"LambdaFunctionConfigurations": configurations if inbound else []},
         )
+
+    @contextmanager
+    def inbound_paused(self) -> Iterator[None]:
+        """No inbound function for raw mail stored meanwhile: mail put back from a snapshot was
+        handled when it arrived."""
+        inbound = self.function_arns.get("inbound")
+        if inbound is None:
+            yield
+            return
+        self._put_inbound_notification(None)
+        try:
+            yield
+        finally:
+            self._put_inbound_notification(inbound)
 
     def substitutions(self) -> dict[str, str]:
         return self.resources.state_machine_substitutions(self.function_arns)

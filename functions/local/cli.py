@@ -2,9 +2,11 @@
 
 ``serve`` runs the local host until Ctrl-C or SIGTERM (``kill``, systemd, docker stop): an SMTP
 port on 127.0.0.1, the ``inbox/`` folder watched for ``.eml`` files, and the turn workflow
-ticking; every mail sent lands in ``outbox/``, and the games are saved to ``state/`` on the way
-out (and after every tick). ``run-demo`` plays the demo game (functions/local/demo.py) to its end
-and leaves the outbox to read.
+ticking; every mail sent lands in ``outbox/``, and the games are saved to ``state/`` after each
+mail and each workflow run. It holds the folder only for those (functions/local/host.py), so
+the GM console works on the same folder meanwhile. ``play`` starts a game against a robot for
+your address (functions/local/play.py), then serves as ``serve`` does. ``run-demo`` plays the
+demo game (functions/local/demo.py) to its end and leaves the outbox to read.
 """
 
 from __future__ import annotations
@@ -15,12 +17,13 @@ import logging
 import os
 import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
 from pathlib import Path
 
 from functions.local.clock import Ticker
 from functions.local.demo import run_demo
-from functions.local.host import LocalHost
+from functions.local.host import HostBusyError, LocalHost
 
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
@@ -37,13 +40,21 @@ def say(line: str) -> None:
     print(line, file=sys.stderr, flush=True)
 
 
-def serve(root: Path, port: int, tick_seconds: float, watch_seconds: float) -> int:
+def serve(
+    root: Path,
+    port: int,
+    tick_seconds: float,
+    watch_seconds: float,
+    banner: Callable[[LocalHost], list[str]] | None = None,
+) -> int:
+    """Serve until a stop signal; ``banner``: what to say once the host is up (it may set up
+    games first), instead of the serve banner."""
     # The stop signals are blocked in this thread, and so in every thread the host starts, and
     # waited for here: a signal during start-up still stops the host cleanly once it is up, and a
     # second one cannot cut the save short.
     signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
     try:
-        host = LocalHost(root, smtp_port=port, watch_seconds=watch_seconds)
+        host = LocalHost(root, smtp_port=port, watch_seconds=watch_seconds, share=True)
         try:
             host.start()
         except OSError as error:
@@ -51,21 +62,63 @@ def serve(root: Path, port: int, tick_seconds: float, watch_seconds: float) -> i
                 raise
             say(f"error: 127.0.0.1:{port} is in use (another warpmail local serve?): try --port {port + 1}")
             return 1
-        ticker = Ticker(lambda: (host.tick(), host.save()), tick_seconds)
+        except HostBusyError as error:
+            say(f"error: {error}")
+            return 1
+        ticker = Ticker(lambda: _tick(host), tick_seconds)
+        try:
+            lines = (banner or _serve_banner(port, tick_seconds))(host)
+        except Exception as error:
+            say(f"error: {error}")
+            host.stop()
+            return 1
         ticker.start()
-        say(f"WarpMail local host in {root}/ (restored: {host.restored.items or 'nothing'})")
-        say(f"  SMTP on 127.0.0.1:{port} for *@{host.resources.mail_domain}")
-        say(f"  drop .eml files into {host.inbox}/, read replies in {host.outbox_folder}/")
-        say(f"  the turn workflow runs every {tick_seconds:g} s; Ctrl-C or SIGTERM stops and saves")
+        for line in lines:
+            say(line)
         try:
             received = signal.sigwait(STOP_SIGNALS)
-            say(f"{signal.Signals(received).name}: stopping, saving state...")
+            say(f"{signal.Signals(received).name}: stopping (the games are saved)")
         finally:
             ticker.stop()
             host.stop()
     finally:
         signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
     return 0
+
+
+def _serve_banner(port: int, tick_seconds: float) -> Callable[[LocalHost], list[str]]:
+    def banner(host: LocalHost) -> list[str]:
+        return [
+            f"WarpMail local host in {host.root}/ (restored: {host.restored.items or 'nothing'})",
+            f"  SMTP on 127.0.0.1:{port} for *@{host.resources.mail_domain}",
+            f"  drop .eml files into {host.inbox}/, read replies in {host.outbox_folder}/",
+            f"  the turn workflow runs every {tick_seconds:g} s; the games are saved after each mail and run",
+            "  the GM console (warpmail game ...) works meanwhile; Ctrl-C or SIGTERM stops",
+        ]
+
+    return banner
+
+
+def _tick(host: LocalHost) -> None:
+    """One workflow run (saved by the host); skipped, in one line, when the folder stays busy."""
+    try:
+        host.tick()
+    except HostBusyError as error:
+        say(f"workflow run skipped: {error}")
+
+
+def play(root: Path, port: int, tick_seconds: float, address: str, robot: str) -> int:
+    from functions.console.players import ADDRESS
+    from functions.local.play import instructions, new_play
+
+    if ADDRESS.match(address.strip()) is None:
+        say(f"error: '{address}' is not a mail address: write e.g. --address you@example.com")
+        return 2
+
+    def banner(host: LocalHost) -> list[str]:
+        return instructions(host, new_play(host, address, robot, datetime.now(UTC)), port, tick_seconds)
+
+    return serve(root, port, tick_seconds, watch_seconds=1.0, banner=banner)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -76,6 +129,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     served.add_argument("--port", type=int, default=2525)
     served.add_argument("--tick", type=float, default=10.0, help="seconds between workflow runs")
     served.add_argument("--watch", type=float, default=1.0, help="seconds between inbox scans")
+    played = commands.add_parser("play", help="a new game against a robot for your address, then serve")
+    played.add_argument(
+        "--address", default="you@example.com", help="your mail address (default you@example.com)"
+    )
+    played.add_argument("--robot", choices=("cadet", "admiral"), default="cadet", help="the robot's level")
+    played.add_argument("--port", type=int, default=2525)
+    played.add_argument("--tick", type=float, default=5.0, help="seconds between workflow runs")
     demo = commands.add_parser("run-demo", help="play the demo game by mail to its end")
     demo.add_argument("--orders", type=Path, default=Path("examples/demo"), help="Red's order files")
     demo.add_argument("--record", type=Path, help="copy every order mail Red sends into this folder")
@@ -85,6 +145,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     _quiet()
     if args.command == "serve":
         return serve(args.root, args.port, args.tick, args.watch)
+    if args.command == "play":
+        return play(args.root, args.port, args.tick, args.address, args.robot)
     result = run_demo(
         args.root,
         orders=args.orders,

@@ -7,10 +7,15 @@ snapshot of the table and buckets that makes a restart keep the games).
 Deliveries, ticks and saves take one lock, so mail arriving by SMTP, by the drop folder and the
 schedule's executions never interleave in moto.
 
-A started host holds ``root/host.lock`` (an exclusive ``flock``, with its process id written in
-it) until it stops: the games live in the process that holds them, so a second host on the same
-folder (``warpmail local serve`` and the GM console, say) would fork them. It is refused
-(:class:`HostBusyError`); the lock goes with the process, so a crash leaves none behind.
+Several processes share a folder, one operation at a time: ``root/host.lock`` is an exclusive
+``flock`` (the holder's process id written in it; the lock goes with the process, so a crash
+leaves none behind). By default a host holds it from start to stop, as a GM console command
+does: the command is its one operation. A host started with ``share`` (``warpmail local serve``
+and ``play``) takes it for each operation only: each mail delivered, each workflow run, and
+whatever runs under :meth:`LocalHost.operation`. Before the operation it reloads the snapshot when
+another process has saved since (its fingerprint changed), and it saves after, so neither loses
+the other's writes. Waiting for the lock is bounded (``lock_wait``): then :class:`HostBusyError`,
+one line naming the holder.
 """
 
 from __future__ import annotations
@@ -18,7 +23,9 @@ from __future__ import annotations
 import fcntl
 import os
 import threading
-from collections.abc import Sequence
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
 from types import TracebackType
@@ -27,15 +34,19 @@ from typing import Any
 from functions.local import persist
 from functions.local.aws import ACCOUNT_ID, LocalAws
 from functions.local.clock import SCHEDULE_INPUT, Clock, ExecutionResult, Ticker
-from functions.local.intake import DropFolder, SmtpIntake, store_raw_mail
+from functions.local.intake import DropFolder, SmtpIntake, TryLaterError, store_raw_mail
 from functions.local.outbox import OutboxEntry, SesCapture, outbox_listing
 from functions.resources import Resources, resources
 
 LOCK_FILE = "host.lock"
+LOCK_WAIT = 60.0
+"""Seconds an operation waits for another process's operation to end (a GM command, a workflow
+run over many games) before giving up."""
+_POLL = 0.05
 
 
-class HostBusyError(RuntimeError):
-    """Another process holds the local host's folder."""
+class HostBusyError(TryLaterError):
+    """Another process held the local host's folder for longer than the wait."""
 
 
 class FolderLock:
@@ -45,19 +56,25 @@ class FolderLock:
         self.path = path
         self._file: Any = None
 
-    def acquire(self) -> None:
+    def acquire(self, wait: float = 0.0) -> None:
+        """Take it, waiting up to ``wait`` seconds for another process to let it go."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
         file = self.path.open("a+", encoding="utf-8")
-        try:
-            fcntl.flock(file, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            file.seek(0)
-            holder = file.read().strip() or "?"
-            file.close()
-            raise HostBusyError(
-                f"the local host in {self.path.parent} is in use by process {holder} "
-                "(a running 'warpmail local serve'?): stop it, then try again"
-            ) from None
+        deadline = time.monotonic() + wait
+        while True:
+            try:
+                fcntl.flock(file, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    file.seek(0)
+                    holder = file.read().strip() or "?"
+                    file.close()
+                    raise HostBusyError(
+                        f"the local host in {self.path.parent} is in use by process {holder} and was "
+                        f"not free within {wait:g} s (a long workflow run?): try again in a moment"
+                    ) from None
+                time.sleep(_POLL)
         file.seek(0)
         file.truncate()
         file.write(f"{os.getpid()}\n")
@@ -79,7 +96,10 @@ class LocalHost:
     :meth:`scan_inbox` and :meth:`tick` do the same on demand. ``on_demand``: make the functions,
     the inbound notification and the state machine at the first delivery or tick, not at start:
     they cost seconds that a process only reading and writing the games (a GM console command)
-    need not pay.
+    need not pay. ``share``: hold the folder's lock per operation, not from start to stop (the
+    module doc); then write to the games only through :meth:`deliver`, :meth:`tick` and inside
+    :meth:`operation`, as what is written outside is neither saved nor safe from a reload.
+    ``lock_wait``: seconds to wait for the lock (default :data:`LOCK_WAIT`).
     """
 
     def __init__(
@@ -90,6 +110,8 @@ class LocalHost:
         watch_seconds: float | None = None,
         tick_seconds: float | None = None,
         on_demand: bool = False,
+        share: bool = False,
+        lock_wait: float | None = None,
     ) -> None:
         self.root = root
         # The intake plays SES but checks nothing: the host trusts it (functions/local/intake.py).
@@ -102,9 +124,14 @@ class LocalHost:
         self.watch_seconds = watch_seconds
         self.tick_seconds = tick_seconds
         self.on_demand = on_demand
+        self.share = share
+        self.lock_wait = LOCK_WAIT if lock_wait is None else lock_wait
         self.restored = persist.Snapshot()
         self.folder_lock = FolderLock(root / LOCK_FILE)
         self._lock = threading.RLock()
+        self._fingerprint: str | None = None
+        """Of the snapshot this process's games match (None: unknown, reload before using them)."""
+        self._depth = 0
         self._capture: SesCapture | None = None
         self._clock: Clock | None = None
         self._drop = DropFolder(self.inbox, self._deliver_raw)
@@ -125,8 +152,8 @@ class LocalHost:
         return self._capture is not None
 
     def start(self) -> None:
-        """Raises HostBusyError when another process holds ``root`` (see the module doc)."""
-        self.folder_lock.acquire()
+        """Raises HostBusyError when another process holds ``root`` for longer than the wait."""
+        self.folder_lock.acquire(self.lock_wait)
         try:
             self._start()
         except BaseException:
@@ -134,6 +161,8 @@ class LocalHost:
             self.stop(save=False)
             self.folder_lock.release()
             raise
+        if self.share:
+            self.folder_lock.release()
 
     def _start(self) -> None:
         self.outbox_folder.mkdir(parents=True, exist_ok=True)
@@ -153,7 +182,7 @@ class LocalHost:
 
     def stop(self, save: bool = True) -> None:
         """Stop taking mail and ticking, collect the mail sent into the outbox, save the state
-        (unless ``save`` is False), stop moto."""
+        (unless ``save`` is False), stop moto. A shared host saved after each operation already."""
         if not self.running:
             return
         if self._ticker is not None:
@@ -163,13 +192,16 @@ class LocalHost:
         if self._smtp is not None:
             self._smtp.stop()
             self._smtp = None
-        self.collect()
-        if save:
-            self.save()
+        if not self.share:
+            self.collect()
+            if save:
+                self.save()
         self.aws.stop()
         self._capture = None
         self._clock = None
-        self.folder_lock.release()
+        self._fingerprint = None
+        if not self.share:
+            self.folder_lock.release()
 
     def client(self, service: str) -> Any:
         """A botocore client on the emulated AWS (valid while the host runs)."""
@@ -202,7 +234,7 @@ class LocalHost:
             raise RuntimeError(f"no state machine: is {self.resources.state_machine_file} there?")
         if payload is None and now is not None:
             payload = SCHEDULE_INPUT | {"now": now.isoformat()}
-        with self._lock:
+        with self.operation():
             result = self._clock.tick(payload, timeout)
             self.collect()
         return result
@@ -212,15 +244,54 @@ class LocalHost:
         self.collect()
         return outbox_listing(self.outbox_folder)
 
+    @contextmanager
+    def operation(self) -> Iterator[None]:
+        """One operation on the games: a shared host takes the folder's lock, catches up with
+        what another process saved meanwhile, and saves and lets go after (module doc); nested
+        operations are one. Raises HostBusyError when the lock was not free in time."""
+        with self._lock:
+            if not self.share or self._depth:
+                self._depth += 1
+                try:
+                    yield
+                finally:
+                    self._depth -= 1
+                return
+            self.folder_lock.acquire(self.lock_wait)
+            self._depth = 1
+            try:
+                self._catch_up()
+                try:
+                    yield
+                finally:
+                    self.collect()
+                    self.save()
+            finally:
+                self._depth = 0
+                self.folder_lock.release()
+
     def save(self) -> persist.Snapshot:
         with self._lock:
-            return persist.save(self.state_folder, self.client("dynamodb"), self.client("s3"))
+            saved = persist.save(self.state_folder, self.client("dynamodb"), self.client("s3"))
+            self._fingerprint = saved.fingerprint
+            return saved
 
     def _restore(self) -> None:
         self.restored = persist.restore(self.state_folder, self.client("dynamodb"), self.client("s3"))
+        self._fingerprint = self.restored.fingerprint
+
+    def _catch_up(self) -> None:
+        """The games as another process saved them, if one did since this one last looked."""
+        if persist.fingerprint(self.state_folder) == self._fingerprint:
+            return
+        # Unknown until the reload is through: a reload cut short is done again next time.
+        self._fingerprint = None
+        with self.aws.inbound_paused():
+            self.restored = persist.reload(self.state_folder, self.client("dynamodb"), self.client("s3"))
+        self._fingerprint = self.restored.fingerprint
 
     def _deliver_raw(self, raw: bytes, envelope_from: str | None, recipients: Sequence[str]) -> str:
-        with self._lock:
+        with self.operation():
             self._wire()
             key = store_raw_mail(
                 self.client("s3"),

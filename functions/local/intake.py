@@ -42,6 +42,11 @@ Deliver = Callable[[bytes, str | None, Sequence[str]], str]
 """Stores one raw message (raw bytes, envelope sender, envelope recipients); returns its S3 key."""
 
 
+class TryLaterError(RuntimeError):
+    """The host cannot take a mail now (another process holds its folder): the SMTP client is
+    told to try again later (451), a dropped file stays for the next scan."""
+
+
 def message_key(prefix: str, now: datetime) -> str:
     """``<prefix><id>``: unique, and sorted by arrival for a human listing the bucket."""
     return f"{prefix}{now:%Y%m%dT%H%M%S%f}-{uuid.uuid4().hex[:12]}"
@@ -85,7 +90,8 @@ def store_raw_mail(
 class DropFolder:
     """``.eml`` files dropped into ``folder`` are delivered, then moved to ``folder/done``.
 
-    A file whose delivery raises goes to ``folder/failed`` (kept, never lost). Watching, files
+    A file whose delivery raises goes to ``folder/failed`` (kept, never lost), unless the host
+    says :class:`TryLaterError`: then it and the rest wait for the next scan. Watching, files
     younger than ``settle`` seconds are left for the next scan, so a file still being written is
     not read half-way; hidden files (editors' temporaries) are ignored.
     """
@@ -115,6 +121,9 @@ class DropFolder:
         for path in self.pending(settle):
             try:
                 key = self.deliver(path.read_bytes(), None, ())
+            except TryLaterError as busy:
+                log.warning("%s left for the next scan: %s", path.name, busy)
+                break
             except Exception:
                 log.exception("could not deliver %s", path)
                 _move(path, self.folder / "failed")
@@ -169,6 +178,9 @@ class _SmtpHandler:
             key = await asyncio.get_running_loop().run_in_executor(
                 None, self.deliver, raw, envelope.mail_from, tuple(envelope.rcpt_tos)
             )
+        except TryLaterError as busy:
+            log.warning("a message from %s was deferred: %s", envelope.mail_from, busy)
+            return "451 4.3.0 the host is busy, try again later"
         except Exception:
             log.exception("could not store a message from %s", envelope.mail_from)
             return "451 4.3.0 could not store the message, try again later"

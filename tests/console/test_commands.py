@@ -18,6 +18,7 @@ from markupsafe import escape
 from functions.console.backend import open_stack
 from functions.console.errors import ConsoleError
 from functions.console.inputs import WEEKDAY_NAMES, read_hours, read_time, read_weekdays
+from functions.local import host as local_host
 from functions.local.host import LOCK_FILE, FolderLock
 from functions.mail.codes import code_matches
 from functions.mail.ses import SesMailer
@@ -47,14 +48,17 @@ def test_refusals_are_one_clear_line(console: KeptOpen, capsys: pytest.CaptureFi
     assert "has 0 of 2 seats taken" in refused(capsys, "game", "start", "x2")
 
 
-def test_a_held_local_folder_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_local_folder_held_beyond_the_wait_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(local_host, "LOCK_WAIT", 0.3)
     held = FolderLock(tmp_path / LOCK_FILE)
     held.acquire()
     try:
         err = refused(capsys, "--local", str(tmp_path), "game", "list")
     finally:
         held.release()
-    assert f"in use by process {os.getpid()}" in err
+    assert f"in use by process {os.getpid()} and was not free within 0.3 s" in err
 
 
 def test_players_from_invitation_to_replacement(

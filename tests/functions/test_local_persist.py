@@ -4,6 +4,7 @@ raw mail put back."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -85,3 +86,39 @@ def test_stop_without_saving_keeps_the_previous_snapshot(tmp_path: Path) -> None
     host.stop(save=False)
     with LocalHost(tmp_path, stub_resources()) as again:
         assert again.restored.items == {again.resources.table: 1}
+
+
+def test_a_shared_host_catches_up_with_another_processs_save_and_saves_only_changes(tmp_path: Path) -> None:
+    INVOCATIONS.clear()
+    table_key = {"PK": ITEM["PK"], "SK": ITEM["SK"]}
+    with LocalHost(tmp_path, stub_resources(), share=True) as host:
+        dynamodb, s3 = host.client("dynamodb"), host.client("s3")
+        # Given a mail and an item saved by one operation
+        mail_key = host.deliver(b"Subject: orders\r\n\r\nW1 M 0101\r\n")
+        with host.operation():
+            dynamodb.put_item(TableName=host.resources.table, Item=ITEM)
+        snapshot = tmp_path / "state" / "snapshot.json"
+        saved = snapshot.read_bytes()
+        # When an operation changes nothing, Then nothing is written
+        modified = snapshot.stat().st_mtime_ns
+        with host.operation():
+            pass
+        assert snapshot.stat().st_mtime_ns == modified
+        # Given that snapshot kept as another process would have left it, and this one changing on
+        other = tmp_path / "other"
+        shutil.copytree(tmp_path / "state", other)
+        with host.operation():
+            dynamodb.delete_item(TableName=host.resources.table, Key=table_key)
+            s3.put_object(Bucket=host.resources.state_bucket, Key="late", Body=b"x")
+        assert snapshot.read_bytes() != saved
+        # When the other process's save is the latest, Then the next operation works on it
+        shutil.rmtree(tmp_path / "state")
+        other.rename(tmp_path / "state")
+        with host.operation():
+            assert dynamodb.get_item(TableName=host.resources.table, Key=table_key)["Item"] == ITEM
+            listed = s3.list_objects_v2(Bucket=host.resources.state_bucket).get("Contents", [])
+            assert [entry["Key"] for entry in listed] == [], "what the other process never had is gone"
+            assert s3.get_object(Bucket=host.resources.mail_bucket, Key=mail_key)["Body"].read()
+        assert len(INVOCATIONS) == 1, "the mail put back is not handled again"
+        host.deliver(b"Subject: more\r\n\r\nx\r\n")
+        assert len(INVOCATIONS) == 2, "and mail arriving after the reload is"

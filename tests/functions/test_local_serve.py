@@ -75,7 +75,7 @@ def test_sigterm_saves_the_state_and_a_restart_restores_it(tmp_path: Path) -> No
         code, err = terminate(served)
     # Then it stopped cleanly, saying so, and the state folder holds the raw mail and the mail log
     assert code == 0, err
-    assert "SIGTERM: stopping, saving state" in err
+    assert "SIGTERM: stopping (the games are saved)" in err
     state = tmp_path / "state"
     kept = list((state / "s3" / LOCAL.mail_bucket).glob(quote(LOCAL.inbound_prefix, safe="") + "*"))
     assert len(kept) == 1 and b"Message-ID: <sigterm-test@example.org>" in kept[0].read_bytes()
