@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from functions.console.errors import ConsoleError
@@ -323,6 +324,8 @@ def game_show(
     out.print(
         f"[bold]{game.game_id}[/] {game.title}: {game.status}, turn {game.turn}, version {game.version}"
     )
+    if view.ending:
+        out.print(f"[bold]over[/]: {escape(view.ending)}")
     if game.pause_reason:
         out.print(f"paused: {game.pause_reason}")
     if game.parked:

@@ -173,6 +173,8 @@ class GameView(BaseModel):
     awaited: list[AwaitedOrders]
     problems: list[MailLogEntry]
     """The latest mail rejected or not sent."""
+    ending: str | None = None
+    """How a game that is over ended: the winners and by which rule (or that the GM ended it)."""
 
 
 def show_game(backend: Backend, game_id: str) -> GameView:
@@ -193,7 +195,17 @@ def show_game(backend: Backend, game_id: str) -> GameView:
             )
         )
     problems = [e for e in backend.store.mail_log(game.game_id) if is_problem(e)][-PROBLEMS_SHOWN:]
-    return GameView(game=game, players=players, awaited=awaited, problems=problems)
+    return GameView(
+        game=game, players=players, awaited=awaited, problems=problems, ending=_ending(backend, game)
+    )
+
+
+def _ending(backend: Backend, game: GameRecord) -> str | None:
+    if game.status != "over":
+        return None
+    _, state_json = backend.store.state(game.game_id)
+    ended = host_of(game.game).ending(state_json) if state_json else None
+    return ended or "ended by the GM before the game was decided"
 
 
 class Started(BaseModel):

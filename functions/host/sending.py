@@ -22,6 +22,7 @@ from functions import schedule
 from functions.host.bulletin import with_bulletin
 from functions.host.claimed import TURN_LEASE, send_claimed
 from functions.host.due import gather
+from functions.host.history import Final
 from functions.host.hosts import HOSTS
 from functions.host.ports import TurnStore
 from functions.host.results import (
@@ -123,6 +124,7 @@ def send_results(
     sent_at = game.committed_at or now
     sent = 0
     untold = Untold(store, game)
+    final = Final(store, game) if played.over else None
     for player in sorted(schedule.seated(players), key=lambda p: p.player_id):
         if player.robot is not None or (only is not None and player.player_id not in only):
             continue
@@ -134,6 +136,8 @@ def send_results(
             steps = [step for _, step in earlier] + [played]
             joined = HOSTS[game.game].joined(steps) if earlier else played
             rendered = joined.render(player.player_id, deadlines_for(game, player))
+            if final is not None:
+                rendered = final.with_replay(rendered, player.player_id)
             # Newest first: each bulletin goes above the ones added before it.
             for record in (bulletin_of, *(before for before, _ in reversed(earlier))):
                 if record is not None:
