@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from engine.core.picture import Picture
 from engine.warpwar.narrate import narrate
 from engine.warpwar.standings import Frame, Standings, final_picture
 from functions.render.jinja import TEMPLATES, render
@@ -36,9 +37,16 @@ def render_replay(
     shown = [
         ReplayTurn(
             turn=frame.turn,
-            svg=svg_text(canvas(final_picture(frame.state, player, frame.events))),
+            svg=svg_text(canvas(_picture(game_id, player, frame))),
             lines=tuple(narrate(frame.events)),
         )
         for frame in turns
     ]
     return render("warpwar/replay.html", templates, game_id=game_id, standings=standings, turns=shown)
+
+
+def _picture(game_id: str, player: str, frame: Frame) -> Picture:
+    """The map of a game-turn, titled with it: its state is often the next turn's first moment
+    (the step that ended a game-turn began the next one's)."""
+    picture = final_picture(frame.state, player, frame.events)
+    return picture.model_copy(update={"title": f"{game_id}: the end of turn {frame.turn}"})
