@@ -30,19 +30,42 @@ class ReplayTurn:
     lines: tuple[str, ...]
 
 
+MAP_BYTES = 4_000_000
+"""The maps of one replay at most: about 50 game-turns of the classic map (80 KB each), far
+fewer of a large generated one. Past it the earliest turns' maps are left out (their events
+stay): the final mail must stay under the outgoing cap (10 MB, functions/mail/compose.py), over
+which it would lose every attachment, its own map too."""
+
+
 def render_replay(
-    game_id: str, player: str, standings: Standings, turns: Sequence[Frame], templates: Path = TEMPLATES
+    game_id: str,
+    player: str,
+    standings: Standings,
+    turns: Sequence[Frame],
+    templates: Path = TEMPLATES,
+    map_bytes: int = MAP_BYTES,
 ) -> str:
-    """``player``'s replay of game ``game_id`` (their own ships in their colour) as HTML."""
+    """``player``'s replay of game ``game_id`` (their own ships in their colour) as HTML, its
+    maps ``map_bytes`` at most (the latest turns' kept)."""
+    maps = [svg_text(canvas(_picture(game_id, player, frame))) for frame in turns]
+    total = sum(len(svg) for svg in maps)
+    for index, svg in enumerate(maps):
+        if total <= map_bytes:
+            break
+        total -= len(svg)
+        maps[index] = ""
     shown = [
-        ReplayTurn(
-            turn=frame.turn,
-            svg=svg_text(canvas(_picture(game_id, player, frame))),
-            lines=tuple(narrate(frame.events)),
-        )
-        for frame in turns
+        ReplayTurn(turn=frame.turn, svg=svg, lines=tuple(narrate(frame.events)))
+        for frame, svg in zip(turns, maps, strict=True)
     ]
-    return render("warpwar/replay.html", templates, game_id=game_id, standings=standings, turns=shown)
+    return render(
+        "warpwar/replay.html",
+        templates,
+        game_id=game_id,
+        standings=standings,
+        turns=shown,
+        megabytes=f"{map_bytes / 1_000_000:g}",
+    )
 
 
 def _picture(game_id: str, player: str, frame: Frame) -> Picture:
