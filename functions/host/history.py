@@ -5,10 +5,11 @@ Why the stored versions, not a replay from the start alone: they are what was co
 mailed, whatever happened between (a GM's rollback, a seat given to a robot, orders changed);
 a replay from the start would need every order the game ever used and stop at the first
 version it cannot reproduce. Each version is still played again from the one before with the
-orders stored (``sending.play_again``), for its events, and that replay is checked to give the
-state committed; a version that does not (a GM's change) is shown as it was stored, without
-events. After a rollback the line of history is the one that led to the end: the versions
-undone (from the state the rollback went back to onwards) are left out.
+orders stored (``play_again``, as functions/host/sending.py does for the mails a step owes), for
+its events, and that replay is checked to give the state committed; a version that does not
+(a GM's change) is shown as it was stored, without events. After a rollback the line of
+history is the one that led to the end: the versions undone (from the state the rollback went
+back to onwards) are left out.
 """
 
 from __future__ import annotations
@@ -16,9 +17,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from itertools import pairwise
 
+from functions.host.due import gather
 from functions.host.hosts import HOSTS
 from functions.host.ports import TurnStore
-from functions.host.results import Played, Rendered
+from functions.host.results import GameHost, Played, Rendered
 from functions.store.records import GameRecord
 
 
@@ -43,9 +45,6 @@ class Final:
 def history(store: TurnStore, game: GameRecord) -> list[Played]:
     """Every step of game ``game`` up to its version, oldest first: the opening, then each
     step played again (or, not reproduced, as stored)."""
-    # Imported when called: functions/host/sending imports this module.
-    from functions.host.sending import play_again
-
     host = HOSTS[game.game]
     line: list[tuple[GameRecord, str]] = []
     found: dict[str, int] = {}
@@ -72,3 +71,15 @@ def history(store: TurnStore, game: GameRecord) -> list[Played]:
         played = play_again(store, host, before, before_json, state_json)
         steps.append(played if played is not None else host.opening(state_json))
     return steps
+
+
+def play_again(
+    store: TurnStore, host: GameHost, before: GameRecord, before_json: str, state_json: str
+) -> Played | None:
+    """The step from ``before`` (its state ``before_json``) played again with the orders stored;
+    None unless it gives ``state_json``."""
+    pending = host.pending(before_json, before.turn_mode, before.combat_mode)
+    if pending is None:
+        return None
+    played = host.play(before_json, pending, gather(store, before, pending))
+    return played if played.state_json == state_json else None

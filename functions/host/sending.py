@@ -21,8 +21,7 @@ from email.utils import parseaddr
 from functions import schedule
 from functions.host.bulletin import with_bulletin
 from functions.host.claimed import TURN_LEASE, send_claimed
-from functions.host.due import gather
-from functions.host.history import Final
+from functions.host.history import Final, play_again
 from functions.host.hosts import HOSTS
 from functions.host.ports import TurnStore
 from functions.host.results import (
@@ -238,18 +237,6 @@ def replay(
         return record, host.opening(state_json)
     played = play_again(store, host, record, before_json, state_json)
     return None if played is None else (record, played)
-
-
-def play_again(
-    store: TurnStore, host: GameHost, before: GameRecord, before_json: str, state_json: str
-) -> Played | None:
-    """The step from ``before`` (its state ``before_json``) played again with the orders stored;
-    None unless it gives ``state_json``."""
-    pending = host.pending(before_json, before.turn_mode, before.combat_mode)
-    if pending is None:
-        return None
-    played = host.play(before_json, pending, gather(store, before, pending))
-    return played if played.state_json == state_json else None
 
 
 MAX_UNTOLD = 200
