@@ -353,14 +353,14 @@ def _sheet(view: PlayerView, deadline: str | None) -> str:
     return orders_sheet(view, deadline)
 
 
-def _winners(view: PlayerView) -> str:
-    names = {p.id: p.name for p in view.players}
-    return " and ".join(names[w] for w in view.winners) + (" (a draw)" if len(view.winners) > 1 else "")
+def _result(view: PlayerView) -> str:
+    names = [p.name for p in view.players if p.id in view.winners]
+    return f"a draw between {' and '.join(names)}" if len(names) > 1 else f"won by {names[0]}"
 
 
 def _subject(view: PlayerView) -> str:
     if view.stage is Stage.OVER:
-        return f"Turn {view.turn}: the game is over, won by {_winners(view)}"
+        return f"Turn {view.turn}: the game is over, {_result(view)}"
     if view.combats:
         fights = ", ".join(f"{where(view, c.star)} round {c.round}" for c in view.combats)
         return f"Turn {view.turn}: combat at {fights}"

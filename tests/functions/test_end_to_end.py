@@ -254,6 +254,7 @@ def test_the_last_mail_carries_the_standings_and_the_replay_of_every_game_turn(p
     last = played.mails()[-1]
     body = last.get_body(("plain",))
     assert isinstance(body, EmailMessage) and "FINAL STANDINGS" in body.get_content()
+    assert re.search(r"the game is over, (won by|a draw between) ", str(last["Subject"]))
     [replay] = [part for part in last.iter_attachments() if part.get_filename() == f"{GAME_ID}-replay.html"]
     page = replay.get_payload(decode=True)
     assert isinstance(page, bytes) and len(page) < REPLAY_BYTES

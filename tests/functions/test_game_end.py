@@ -169,7 +169,7 @@ def test_each_player_gets_a_final_mail_with_the_standings(ended: Ended, player: 
     html = mail.get_body(("html",))
     assert isinstance(html, EmailMessage)
     assert mail[KIND_HEADER] == "results"
-    assert f"Turn {TURN_LIMIT}: the game is over, won by" in str(mail["Subject"])
+    assert str(mail["Subject"]).endswith(f"Turn {TURN_LIMIT}: the game is over, a draw between Ann and Bob")
     assert "FINAL STANDINGS" in text and "Final standings" in html.get_content()
     assert "Orders due" not in text and "ORDERS FOR TURN" not in text, "nothing more to order"
     # How it ended, by which measure, and every side's line, the winner marked
