@@ -20,6 +20,7 @@ from engine.warpwar import events as ev
 from engine.warpwar.narrate import event_lines
 from engine.warpwar.orders import CombatOrder, OrderResult, OrderStatus
 from engine.warpwar.ships import Ship
+from engine.warpwar.standings import Standings
 from engine.warpwar.views import PlayerView, events_for
 
 SCHEMA: Final = "warpmail.warpwar.report/1"
@@ -190,6 +191,11 @@ class Report(_Part):
     enemies: tuple[EnemyRow, ...]
     stars: tuple[StarRow, ...]
     sheet: str
+    standings: Standings | None = Field(
+        None,
+        description="The final standings, in the report of a finished game only (absent otherwise)",
+        exclude_if=lambda standings: standings is None,
+    )
 
     model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True, serialize_by_alias=True)
 
@@ -201,10 +207,12 @@ def build_report(
     sheet: str = "",
     deadline: str | None = None,
     order_texts: Sequence[str] = (),
+    standings: Standings | None = None,
 ) -> Report:
     """The report for ``view``'s player: ``events`` since their last report (only those they may
     see are used), ``results`` of their own orders (``order_texts``: those orders as written,
-    same order, if the caller has them), the orders ``sheet`` for the next turn, the ``deadline``."""
+    same order, if the caller has them), the orders ``sheet`` for the next turn, the ``deadline``;
+    a finished game's ``standings`` (with a view whose fog is lifted: ``standings.final_view``)."""
     seen = events_for(list(events), view.player)
     places = _Places(view)
     return Report(
@@ -232,6 +240,7 @@ def build_report(
             for s in sorted(view.stars, key=lambda s: s.hex)
         ),
         sheet=sheet,
+        standings=standings,
     )
 
 

@@ -35,6 +35,7 @@ from engine.warpwar.orders import (
     TurnOrders,
 )
 from engine.warpwar.ships import ship_uid
+from engine.warpwar.standings import leaders
 from engine.warpwar.starmap import StarMap
 from engine.warpwar.state import (
     Base,
@@ -240,21 +241,8 @@ def _game_over(step: Step) -> bool:
     limit = state.config.turn_limit
     last_of_turn = all(p.eliminated for p in state.players[state.active + 1 :])
     if limit is not None and state.turn >= limit and last_of_turn:
-        return _finish(step, _leaders(state), f"turn limit {limit} reached: most Bases, then most BP")
+        return _finish(step, leaders(state), f"turn limit {limit} reached: most Bases, then most BP")
     return False
-
-
-def _leaders(state: GameState) -> list[str]:
-    """Score at the turn limit: complete Bases first, then BP in ships, stockpiles and Holds."""
-
-    def score(player: str) -> tuple[int, int]:
-        bases = [b for b in state.bases.values() if b.owner == player]
-        wealth = sum(s.value() + s.cargo for s in state.own_ships(player)) + sum(b.stockpile for b in bases)
-        return sum(b.complete for b in bases), wealth
-
-    scores = {p.id: score(p.id) for p in state.players if not p.eliminated}
-    best = max(scores.values())
-    return sorted(p for p, s in scores.items() if s == best)
 
 
 def _finish(step: Step, winners: list[str], reason: str) -> bool:

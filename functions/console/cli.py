@@ -325,6 +325,8 @@ def game_show(
     out.print(
         f"[bold]{game.game_id}[/] {game.title}: {game.status}, turn {game.turn}, version {game.version}"
     )
+    if view.ending:
+        out.print(f"[bold]over[/]: {escape(view.ending)}")
     if game.pause_reason:
         out.print(f"paused: {game.pause_reason}")
     if game.parked:

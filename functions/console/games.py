@@ -176,6 +176,8 @@ class GameView(BaseModel):
     """The latest mail rejected or not sent."""
     last_mail: dict[str, datetime]
     """Player id -> when the latest mail from the player's address reached the game."""
+    ending: str | None = None
+    """How a game that is over ended: the winners and by which rule (or that the GM ended it)."""
 
 
 def last_mail(log: list[MailLogEntry], players: list[PlayerRecord]) -> dict[str, datetime]:
@@ -208,7 +210,12 @@ def show_game(backend: Backend, game_id: str) -> GameView:
     log = backend.store.mail_log(game.game_id)
     problems = [e for e in log if is_problem(e)][-PROBLEMS_SHOWN:]
     return GameView(
-        game=game, players=players, awaited=awaited, problems=problems, last_mail=last_mail(log, players)
+        game=game,
+        players=players,
+        awaited=awaited,
+        problems=problems,
+        last_mail=last_mail(log, players),
+        ending=_ending(backend, game),
     )
 
 
@@ -251,6 +258,14 @@ def late_players(backend: Backend) -> list[Late]:
                     )
                 )
     return sorted(late, key=lambda row: (row.deadline is None, row.deadline, row.game.game_id))
+
+
+def _ending(backend: Backend, game: GameRecord) -> str | None:
+    if game.status != "over":
+        return None
+    _, state_json = backend.store.state(game.game_id)
+    ended = host_of(game.game).ending(state_json) if state_json else None
+    return ended or "ended by the GM before the game was decided"
 
 
 class Started(BaseModel):

@@ -121,6 +121,16 @@ class GameHost(Protocol):
         """The players' first results of a new game: where they stand, and their first sheet."""
         ...
 
+    def replay(self, steps: Sequence[Played], player: str) -> Attachment:
+        """A finished game's history as a page for ``player``: every step from the opening to
+        the end, oldest first (a step the host could not play again: its ``opening``)."""
+        ...
+
+    def ending(self, state_json: str) -> str | None:
+        """How the game ended, in a sentence (the winners, and by which rule); None while it
+        goes on."""
+        ...
+
     def rules_summary(self) -> str:
         """The game in a dozen lines of plain text (at most 78 columns), for the welcome mail."""
         ...

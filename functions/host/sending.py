@@ -23,7 +23,7 @@ from email.utils import parseaddr
 from functions import schedule
 from functions.host.bulletin import with_bulletin
 from functions.host.claimed import TURN_LEASE, send_claimed
-from functions.host.due import gather
+from functions.host.history import Final, play_again
 from functions.host.hosts import HOSTS
 from functions.host.ports import TurnStore
 from functions.host.results import (
@@ -125,6 +125,7 @@ def send_results(
     sent_at = game.committed_at or now
     sent = 0
     untold = Untold(store, game)
+    final = Final(store, game) if played.over else None
     for player in sorted(schedule.seated(players), key=lambda p: p.player_id):
         if player.robot is not None or (only is not None and player.player_id not in only):
             continue
@@ -136,6 +137,8 @@ def send_results(
             steps = [step for _, step in earlier] + [played]
             joined = HOSTS[game.game].joined(steps) if earlier else played
             rendered = joined.render(player.player_id, deadlines_for(game, player))
+            if final is not None:
+                rendered = final.with_replay(rendered, player.player_id)
             # Newest first: each bulletin goes above the ones added before it.
             for record in (bulletin_of, *(before for before, _ in reversed(earlier))):
                 if record is not None:
@@ -236,18 +239,6 @@ def replay(
         return record, host.opening(state_json)
     played = play_again(store, host, record, before_json, state_json)
     return None if played is None else (record, played)
-
-
-def play_again(
-    store: TurnStore, host: GameHost, before: GameRecord, before_json: str, state_json: str
-) -> Played | None:
-    """The step from ``before`` (its state ``before_json``) played again with the orders stored;
-    None unless it gives ``state_json``."""
-    pending = host.pending(before_json, before.turn_mode, before.combat_mode)
-    if pending is None:
-        return None
-    played = host.play(before_json, pending, gather(store, before, pending))
-    return played if played.state_json == state_json else None
 
 
 MAX_UNTOLD = 200

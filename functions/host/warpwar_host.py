@@ -30,11 +30,13 @@ from engine.warpwar.mapgen import MapSpec, generate_map
 from engine.warpwar.orders import OrderResult, RoundOrders, TurnOrders
 from engine.warpwar.picture import map_picture
 from engine.warpwar.report import build_report
+from engine.warpwar.standings import final_picture, final_view, frames, standings
 from engine.warpwar.state import GameConfig, GameState, MapKnowledge, PlayerSpec, Scenario, Stage, Visibility
 from engine.warpwar.turn import Outcome, new_game
 from engine.warpwar.views import PlayerView, player_view
 from functions.host.results import CombatMode, Deadlines, Pending, Played, Rendered, TurnMode, Wanted
 from functions.mail.compose import Attachment
+from functions.render.replay import render_replay
 from functions.render.report import MAP_CONTENT_ID, render_report
 from functions.store.records import PlayerRecord
 
@@ -122,6 +124,19 @@ class WarpWarHost:
     def opening(self, state_json: str) -> Played:
         state = GameState.model_validate_json(state_json)
         return _played(_Step(Outcome(state=state, events=[], results=[]), state.active_player.id))
+
+    def replay(self, steps: Sequence[Played], player: str) -> Attachment:
+        parts = [part for step in steps for part in _steps_of(step)]
+        state = parts[-1].outcome.state
+        turns = frames([(part.outcome.state, part.outcome.events) for part in parts])
+        html = render_replay(state.config.game_id, player, standings(state), turns)
+        return Attachment(
+            filename=f"{state.config.game_id}-replay.html", content_type="text/html", data=html.encode()
+        )
+
+    def ending(self, state_json: str) -> str | None:
+        state = GameState.model_validate_json(state_json)
+        return standings(state).ending if state.stage is Stage.OVER else None
 
     def rules_summary(self) -> str:
         return RULES_SUMMARY
@@ -339,10 +354,14 @@ def render_results(
 ) -> Rendered:
     """``player``'s report of a step: what they saw happen, their orders' fate, where they
     stand, the map, and the sheet to fill in next (the combat sheet while they fight)."""
-    view = player_view(state, player)
+    over = state.stage is Stage.OVER
+    # The game over, the fog of war lifts: the whole map and every side's standing.
+    view = final_view(state, player) if over else player_view(state, player)
     deadline = deadlines.round if view.combats else deadlines.turn
-    report = build_report(view, events, results, _sheet(view, deadline), deadline, order_texts)
-    rendered = render_report(report, map_picture(view, events))
+    final = standings(state) if over else None
+    report = build_report(view, events, results, _sheet(view, deadline), deadline, order_texts, final)
+    picture = final_picture(state, player, events) if over else map_picture(view, events)
+    rendered = render_report(report, picture)
     stem = f"{view.game_id}-turn-{view.turn}"
     files = (
         Attachment(
@@ -369,9 +388,14 @@ def _sheet(view: PlayerView, deadline: str | None) -> str:
     return orders_sheet(view, deadline)
 
 
+def _result(view: PlayerView) -> str:
+    names = [p.name for p in view.players if p.id in view.winners]
+    return f"a draw between {' and '.join(names)}" if len(names) > 1 else f"won by {names[0]}"
+
+
 def _subject(view: PlayerView) -> str:
     if view.stage is Stage.OVER:
-        return f"Turn {view.turn}: the game is over"
+        return f"Turn {view.turn}: the game is over, {_result(view)}"
     if view.combats:
         fights = ", ".join(f"{where(view, c.star)} round {c.round}" for c in view.combats)
         return f"Turn {view.turn}: combat at {fights}"

@@ -104,6 +104,11 @@ class Watch:
             for player, view in self.views(version).items():
                 self.ships[player] |= {s.ship for s in view.enemy_ships}
                 self.stars[player] |= {c.star for c in view.combats}
+            if self.states[version].stage is Stage.OVER:
+                # The fog lifts at the end (issue 14, item 8): the final mail shows everything.
+                for player in PLAYERS:
+                    self.ships[player] |= {u for s in self.states.values() for u in s.ships}
+                    self.stars[player] |= {c.star for s in self.states.values() for c in s.combats}
         return game.version, game
 
     def saw(self, player: str, events: Sequence[AnyEvent]) -> None:

@@ -11,6 +11,7 @@ mails in the outbox, the mail log, the stored submissions and every stored state
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -243,6 +244,27 @@ def test_the_last_mail_says_the_game_is_over(played: Played) -> None:
     body = last.get_body(("plain",))
     assert isinstance(body, EmailMessage)
     assert "GAME OVER" in body.get_content()
+
+
+REPLAY_BYTES = 1_000_000
+"""The demo's replay is about 0.57 MB (docs/gm.md): seven game-turns of the classic map."""
+
+
+def test_the_last_mail_carries_the_standings_and_the_replay_of_every_game_turn(played: Played) -> None:
+    last = played.mails()[-1]
+    body = last.get_body(("plain",))
+    assert isinstance(body, EmailMessage) and "FINAL STANDINGS" in body.get_content()
+    assert re.search(r"the game is over, (won by|a draw between) ", str(last["Subject"]))
+    [replay] = [part for part in last.iter_attachments() if part.get_filename() == f"{GAME_ID}-replay.html"]
+    page = replay.get_payload(decode=True)
+    assert isinstance(page, bytes) and len(page) < REPLAY_BYTES
+    turns = re.findall(rb'<section class="turn" id="turn-(\d+)">', page)
+    assert [int(t) for t in turns] == list(range(1, TURN_LIMIT + 1))
+    assert not [
+        m
+        for m in played.mails()[:-1]
+        if any(p.get_filename() == replay.get_filename() for p in m.iter_attachments())
+    ]
 
 
 def test_only_the_human_player_gets_mail(played: Played) -> None:
