@@ -32,6 +32,7 @@ from engine.warpwar.picture import map_picture
 from engine.warpwar.report import build_report
 from engine.warpwar.standings import final_picture, final_view, frames, standings
 from engine.warpwar.state import GameConfig, GameState, MapKnowledge, PlayerSpec, Scenario, Stage, Visibility
+from engine.warpwar.summary import RULES_SUMMARY
 from engine.warpwar.turn import Outcome, new_game
 from engine.warpwar.views import PlayerView, player_view
 from functions.host.results import CombatMode, Deadlines, Pending, Played, Rendered, TurnMode, Wanted
@@ -41,25 +42,6 @@ from functions.render.report import MAP_CONTENT_ID, render_report
 from functions.store.records import PlayerRecord
 
 GAME_NAME = "WarpWar"
-RULES_SUMMARY = """\
-WarpWar is "a two- or multi-player game of tactical space combat": players
-"build their own unique ships, move them between stars, and resolve combat
-without dice". "The object of the game is to eliminate the opponent."
-- "Play alternates between players in turns." In your player-turn you Build
-  (Build Points, BP, come from the stars you own; ships are built, scrapped,
-  repaired and resupplied at your Bases), then Move; combat follows.
-- Movement: "the PD of a Warpship divided by 2 and rounded up gives its
-  movement allowance in hexes". Warpships jump along warplines from the star
-  at either end; Systemships move only when a Warpship carries them.
-- "Combat MUST occur when ships of opposing sides occupy the same star hex at
-  the end of a player's movement." Each round every ship is given a tactic
-  (Attack, Dodge or Retreat), a target and its power for Drive, Beams,
-  Screens, ECM and Tubes; the Combat Results Table decides each shot.
-- Basic scenario: 40 BP to start and 8 each turn, one Base each; "The first
-  player to destroy the opponent's Base is the winner." The Advanced scenario
-  adds three Bases each, income from the stars you own, Holds, Repair Bays and
-  technology."""
-"""What a new player reads first (the welcome mail), in the rules' own words where quoted."""
 ROUND_LIMIT = 500
 """Rounds fought from standing orders in one step before giving up: combat ends long before
 (rules VII: a retreat, a side destroyed, or rounds without damage past Screens)."""
