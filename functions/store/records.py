@@ -288,6 +288,11 @@ class NewSubmission(Record):
     message_id: str
     body: str
     orders_json: str
+    ready: bool = True
+    """Whether the orders count as in, so that the game may play the scope early: False for
+    orders kept from a mail with refused lines that the player has not confirmed (DONE). They
+    are used at the deadline either way. Records from before the flag read as ready, as they
+    were treated."""
 
 
 class Submission(NewSubmission):
