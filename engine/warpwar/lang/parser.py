@@ -116,9 +116,12 @@ def parse_mail(body: str, context: LangContext) -> ParsedOrders:
     lines, problems = block.lines, block.problems
     tail = sign_off_start(lines) if any(p.message == NO_END for p in problems) else None
     if tail is not None:
+        # The block reader's problems with the lines left unread (a "Turn 4 results" in the
+        # history below "On ... wrote:" read as a TURN line) are not the player's.
         first = lines[tail]
+        kept = tuple(p for p in problems if p.line is None or p.line < first.number)
         left = Problem(line=first.number, text=written(first), message=msg.SIGN_OFF, severity="warning")
-        problems, lines = (*problems, left), lines[:tail]
+        problems, lines = (*kept, left), lines[:tail]
     parsed = parse_block(lines, context, block.header)
     return parsed.model_copy(update={"problems": _in_order(problems + parsed.problems)})
 

@@ -11,18 +11,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from difflib import get_close_matches
 
 from engine.core.orderblock import SourceLine
-from engine.warpwar.lang.words import (
-    COMBAT_ITEMS,
-    DESIGN_WORDS,
-    ECM_POLICIES,
-    LINE_STARTS,
-    ROUND,
-    SHIP_KINDS,
-    TACTICS,
-)
+from engine.warpwar.lang.words import LINE_STARTS, TACTICS
 
 _REPLY_HEADER = re.compile(r"^on\s.*\bwrote:?$", re.IGNORECASE)
 _DEVICE = re.compile(r"^(sent (from|with|via) |get outlook for )", re.IGNORECASE)
@@ -53,30 +44,14 @@ _CLOSING = re.compile(rf"^({'|'.join(_CLOSINGS)})\b", re.IGNORECASE)
 _NAME_WORD = re.compile(r"^[A-Z][a-z]*(?:['-]?[A-Z][a-z]+|['-][a-z]+)*$")
 _SEPARATORS = re.compile(r"[\s,;]+")
 _AROUND_WORDS = ".!:~()\"'-"
-_ORDER_WORDS: tuple[str, ...] = (
-    *LINE_STARTS,
-    *TACTICS,
-    *SHIP_KINDS,
-    *ECM_POLICIES,
-    *DESIGN_WORDS,
-    *(item.rstrip("=") for item in COMBAT_ITEMS),
-    ROUND,
-    "GAME",
-    "PLAYER",
-    "TURN",
-    "CODE",
-    "ADD",
-    "CHECK",
-    "END",
-    "AT",
-    "AS",
-    "FROM",
-    "ONTO",
-    "OFF",
-    "NONE",
+_ORDER_WORDS: frozenset[str] = frozenset(
+    {*LINE_STARTS, *TACTICS, "GAME", "PLAYER", "TURN", "CODE", "ADD", "CHECK", "END"}
 )
-"""Every word an order line or the header is written with: a line near one of them is an order."""
+"""The words an order line starts with (a combat line: a ship, then its tactic), and the
+header's: one typo in any order line leaves one of them, or a digit, or both."""
 MAX_NAME_WORDS = 3
+LONG_WORD = 6
+"""An order word this long is still recognised with two typos ("Rearange", "STADNING")."""
 
 
 def sign_off_start(lines: Sequence[SourceLine]) -> int | None:
@@ -105,9 +80,32 @@ def is_sign_off(text: str) -> bool:
 
 def _is_name(words: Sequence[str]) -> bool:
     """A person's name: one to three capitalised words ("Ann", "Jean-Luc Picard", "J. McLean"),
-    none of them close to a word of the order language (so that "Scarp" stays a mistyped SCRAP)."""
+    none of them a typo away from an order word (so that "Scarp" stays a mistyped SCRAP)."""
     return (
         0 < len(words) <= MAX_NAME_WORDS
         and all(_NAME_WORD.match(word) for word in words)
-        and not any(get_close_matches(word.upper(), _ORDER_WORDS, n=1, cutoff=0.6) for word in words)
+        and not any(_near_order_word(word.upper()) for word in words)
     )
+
+
+def _near_order_word(word: str) -> bool:
+    return any(
+        _typos(word, known) <= (2 if len(known) >= LONG_WORD else 1)
+        for known in _ORDER_WORDS
+        if abs(len(known) - len(word)) <= 2
+    )
+
+
+def _typos(a: str, b: str) -> int:
+    """The typos between ``a`` and ``b``: characters replaced, dropped, added, or two swapped
+    (the optimal string alignment distance)."""
+    rows = [list(range(len(b) + 1))]
+    for i in range(1, len(a) + 1):
+        row = [i] + [0] * len(b)
+        for j in range(1, len(b) + 1):
+            cost = 0 if a[i - 1] == b[j - 1] else 1
+            row[j] = min(rows[i - 1][j] + 1, row[j - 1] + 1, rows[i - 1][j - 1] + cost)
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                row[j] = min(row[j], rows[i - 2][j - 2] + 1)
+        rows.append(row)
+    return rows[-1][-1]
