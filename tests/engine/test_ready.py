@@ -13,7 +13,9 @@ BAD = "MOVE W3 0707"
 ROUND = "combat:2/P1:0505:2"
 
 
-def read(*orders: str, header: str = "", stored: dict[str, str] | None = None, combat: bool = False) -> Reading:
+def read(
+    *orders: str, header: str = "", stored: dict[str, str] | None = None, combat: bool = False
+) -> Reading:
     state_json = (battle() if combat else fleet()).model_dump_json()
     return GAME.read_orders(state_json, "P1", mail(*orders, header=header), earlier=(stored or {}).get)
 
