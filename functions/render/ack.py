@@ -22,7 +22,7 @@ explanation at its end are), so an acknowledgement stays small whatever it answe
 READY = "Your orders are in."
 NOT_READY = (
     "Kept, but not counted as in until you fix the {lines} with problems (send them again, with ADD) "
-    "or send DONE: until then the game waits for the deadline, and uses these orders as they are."
+    "or send DONE; at the deadline these orders are used as they are."
 )
 
 
