@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from engine.core.mailgame import Earlier, Reading, ScopedOrders, combat_scope, no_earlier, turn_scope
 from engine.core.orderblock import Header, Problem
 from engine.warpwar import crt
-from engine.warpwar.lang.ack import Acknowledgement, UnderstoodLine, acknowledge, round_order_text
+from engine.warpwar.lang.ack import Acknowledgement, UnderstoodLine, acknowledge, count, round_order_text
 from engine.warpwar.lang.check import orders_turn, where
 from engine.warpwar.lang.context import LangContext
 from engine.warpwar.lang.forecast import forecast
@@ -226,7 +226,7 @@ def _confirmed(
     if turn_json is not None or not view.combats:
         parts.append(ScopedOrders(scope=turn_scope(turn), orders_json=orders.model_dump_json()))
         rows += [UnderstoodLine(line=None, source="", text=order_text(order)) for order in orders.orders]
-        sent = f"{_orders(len(orders.orders))} sent before" if turn_json else "nothing to order"
+        sent = f"{count(len(orders.orders), 'order')} sent before" if turn_json else "nothing to order"
         said.append(f"turn {turn}, {sent}")
     for combat in view.combats:
         scope = round_scope(view, combat.star, combat.round)
@@ -241,7 +241,7 @@ def _confirmed(
         sent = "as sent before" if stored else "your ships on their standing orders"
         said.append(f"round {combat.round} at {where(view, combat.star)}, {sent}")
     refused = len({problem.line for problem in ack.errors})
-    ignored = f"{_lines(refused)} with problems ignored; " if refused else ""
+    ignored = f"{count(refused, 'line')} with problems ignored; " if refused else ""
     update: dict[str, object] = {
         "submitted": True,
         "ready": True,
@@ -269,20 +269,12 @@ def _added(ack: Acknowledgement, body: str, view: PlayerView, turn: int, earlier
     update: dict[str, object] = {"orders": merged.turn, "rounds": merged.rounds, "warnings": warnings}
     if kept > 0:
         update["forecast"] = tuple(forecast(merged.turn, view).lines())
-        update["verdict"] = f"{ack.verdict}; added to the {_orders(kept)} sent before"
+        update["verdict"] = f"{ack.verdict}; added to the {count(kept, 'order')} sent before"
     return ack.model_copy(update=update)
 
 
 def _mail_order(problem: Problem) -> int:
     return -1 if problem.line is None else problem.line
-
-
-def _orders(n: int) -> str:
-    return "1 order" if n == 1 else f"{n} orders"
-
-
-def _lines(n: int) -> str:
-    return "1 line" if n == 1 else f"{n} lines"
 
 
 def _stored(player: str, turn_json: str | None, rounds: tuple[RoundOrders, ...]) -> ParsedOrders:

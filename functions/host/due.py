@@ -77,7 +77,7 @@ class Gathered(dict[Wanted, str]):
     """The latest orders in for each awaited (player, scope), and those of them that are not
     ready (``Submission.ready``): stored, used at the deadline, but not yet counted as in."""
 
-    def __init__(self, orders: Mapping[Wanted, str], unready: frozenset[Wanted] = frozenset()) -> None:
+    def __init__(self, orders: Mapping[Wanted, str], unready: frozenset[Wanted]) -> None:
         super().__init__(orders)
         self.unready = unready
 

@@ -707,10 +707,10 @@ class Store:
         """Move the game earlier in the due index for the orders that are in: first of all
         (``READY``) when every awaited order of a scope is in and ready (``Submission.ready``) and
         the scope runs early, at the deadline, without grace, when a player-turn's are in (ready
-        or not) but must wait for it. The mark is
-        an index entry, not a version: the next commit recomputes it. It only ever moves the
-        game earlier, so that of a submission and a commit racing, each writing first and
-        reading the other after, at least one marks what both wrote."""
+        or not) but must wait for it. The mark is an index entry, not a version: the next commit
+        recomputes it. It only ever moves the game earlier, so that of a submission and a commit
+        racing, each writing first and reading the other after, at least one marks what both
+        wrote."""
         if game is None or not game.schedulable():
             return
         players = self.players(game.game_id)

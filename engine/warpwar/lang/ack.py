@@ -85,7 +85,7 @@ def acknowledge(body: str, view: PlayerView, deadline: str | None = None) -> Ack
         warnings=warnings,
         forecast=tuple(forecast(orders, view).lines()) if orders.orders else (),
         deadline=deadline,
-        verdict=_verdict(len(understood), _bad_count(errors, fatal), fatal, parsed.header.check, parsed.done),
+        verdict=_verdict(len(understood), _badcount(errors, fatal), fatal, parsed.header.check, parsed.done),
         submitted=submitted,
         ready=submitted and (not errors or parsed.done),
         done=parsed.done,
@@ -146,33 +146,32 @@ def round_order_text(section: RoundOrders, ship: str) -> str:
     return f"COMBAT {section.star} ROUND {section.round}: {combat_order_text(ship, section.ships[ship])}"
 
 
-def _bad_count(errors: tuple[Problem, ...], fatal: bool) -> int:
+def _badcount(errors: tuple[Problem, ...], fatal: bool) -> int:
     """Problems with the whole mail when there are any; else the lines with errors."""
     if fatal:
         return sum(p.line is None for p in errors)
     return len({p.line for p in errors})
 
 
-def _count(n: int, thing: str) -> str:
+def count(n: int, thing: str) -> str:
+    """``n`` things in words: "1 line", "2 lines"."""
     return f"{n} {thing}" if n == 1 else f"{n} {thing}s"
 
 
 def _verdict(understood: int, bad: int, fatal: bool, check_only: bool, done: bool) -> str:
     """One line that says what became of the mail."""
     if fatal:
-        return f"{_count(bad, 'problem')} with the whole mail: nothing was submitted"
+        return f"{count(bad, 'problem')} with the whole mail: nothing was submitted"
     if check_only:
-        detail = f"{_count(understood, 'order')} understood, {_count(bad, 'line')} with problems"
+        detail = f"{count(understood, 'order')} understood, {count(bad, 'line')} with problems"
         return f"Checked only (CHECK): nothing was submitted; {detail}"
     if understood == 0 and bad == 0:
         return "No orders in this mail: nothing was submitted"
     if bad == 0:
-        return (
-            f"All {_count(understood, 'order')} understood" if understood > 1 else "The order is understood"
-        )
+        return f"All {count(understood, 'order')} understood" if understood > 1 else "The order is understood"
     if understood == 0:
-        return f"{_count(bad, 'line')} with problems and no order understood: nothing was submitted"
-    submitted = f"{_count(understood, 'order')} understood and submitted; {_count(bad, 'line')} with problems"
+        return f"{count(bad, 'line')} with problems and no order understood: nothing was submitted"
+    submitted = f"{count(understood, 'order')} understood and submitted; {count(bad, 'line')} with problems"
     if done:
         return f"{submitted} ignored; DONE: the orders understood count as in"
     return f"{submitted} ignored: send them again corrected, with ADD"
