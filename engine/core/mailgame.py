@@ -78,6 +78,11 @@ class Reading(BaseModel):
     parts: tuple[ScopedOrders, ...]
     """The submission per scope after this mail (an ADD mail already merged with ``earlier``);
     empty when nothing was submitted."""
+    ready: bool
+    """True when the submission counts as the player's orders in, so that the game may play the
+    scope before its deadline; False for orders kept although some lines were refused, until the
+    player confirms them (a clean mail, or the game's own word for "done"). Stored orders are
+    used at the deadline either way."""
     verdict: str
     """One line saying what became of the mail (for the mail log and the subject line)."""
     ack: BaseModel

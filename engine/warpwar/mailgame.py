@@ -10,6 +10,11 @@ orders alone, and the reverse.
 An order block without a single order (the header and END) is a submission too: the player has
 nothing to order (docs/players.md, "When you change your mind"). It answers the player's combat
 rounds while they have combats to fight, else their player-turn, and lets early processing go on.
+
+Orders kept from a mail with refused lines are stored but not ready (``Reading.ready``): early
+processing waits until the player sends a clean mail, a clean ADD, or a line DONE (or READY). A
+mail whose only order is DONE submits nothing new: it stores the orders sent before again, ready
+(or, where none were sent, nothing to order).
 """
 
 from __future__ import annotations
@@ -19,7 +24,7 @@ from collections.abc import Sequence
 from engine.core.mailgame import Earlier, Reading, ScopedOrders, combat_scope, no_earlier, turn_scope
 from engine.core.orderblock import Header, Problem
 from engine.warpwar import crt
-from engine.warpwar.lang.ack import Acknowledgement, acknowledge
+from engine.warpwar.lang.ack import Acknowledgement, UnderstoodLine, acknowledge, count, round_order_text
 from engine.warpwar.lang.check import orders_turn, where
 from engine.warpwar.lang.context import LangContext
 from engine.warpwar.lang.forecast import forecast
@@ -49,9 +54,13 @@ WarpWar orders, in short (the players' guide has everything):
   REARRANGE S20 ONTO W3
   COMBAT Babylon ROUND 1   then one line per ship:
   W3 ATTACK P2.S25: D=0 B=3 S=2 M=P2.S25@3
+  DONE                     count these orders as in despite problems
   END                      the orders stop here
 
 A later mail replaces your earlier orders for the turn, unless it says ADD.
+Orders from a mail with problems are kept but not counted as in (the turn
+waits for its deadline) until you send the lines again corrected, or DONE
+(alone: the orders you sent before count as in).
 Easiest: reply to your results mail and fill in the orders sheet at its end.
 HELP CRT answers with the Combat Results Table and how to read it.
 """
@@ -96,7 +105,9 @@ class WarpWarMail:
         ack = _with_notes(acknowledge(body, view, deadline), notes)
         turn = orders_turn(view)
         parts: tuple[ScopedOrders, ...] = ()
-        if _nothing_ordered(ack):
+        if _confirms_earlier(ack):
+            ack, parts = _confirmed(ack, view, turn, earlier)
+        elif _nothing_ordered(ack):
             ack = _nothing_to_order(ack, view, turn)
             parts = _parts(ack, view, turn, empty_turn=not ack.rounds)
         elif ack.submitted:
@@ -109,6 +120,7 @@ class WarpWarMail:
             turn=turn,
             submitted=bool(parts),
             parts=parts,
+            ready=ack.ready,
             verdict=ack.verdict,
             ack=ack,
         )
@@ -201,7 +213,61 @@ def _nothing_to_order(ack: Acknowledgement, view: PlayerView, turn: int) -> Ackn
         rounds = ()
         what = f"turn {turn}: nothing is built and every ship holds"
     verdict = f"No orders in this mail: submitted as nothing to order for {what} (a later mail replaces it)"
-    return ack.model_copy(update={"submitted": True, "rounds": rounds, "verdict": verdict})
+    return ack.model_copy(update={"submitted": True, "ready": True, "rounds": rounds, "verdict": verdict})
+
+
+def _confirms_earlier(ack: Acknowledgement) -> bool:
+    """A mail saying DONE without a single order accepted (not checked only, and nothing wrong
+    with the mail as a whole): it confirms the orders sent before."""
+    return (
+        ack.done
+        and not ack.understood
+        and not ack.header.check
+        and not any(problem.line is None for problem in ack.errors)
+    )
+
+
+def _confirmed(
+    ack: Acknowledgement, view: PlayerView, turn: int, earlier: Earlier
+) -> tuple[Acknowledgement, tuple[ScopedOrders, ...]]:
+    """The acknowledgement and the parts of a DONE mail without orders: the player's stored
+    orders for what the game waits for (the rounds of their combats, else the player-turn) and
+    their stored turn orders, submitted again as ready; nothing stored for a round or the
+    player-turn the game waits for is submitted as nothing to order."""
+    parts: list[ScopedOrders] = []
+    said: list[str] = []
+    rows: list[UnderstoodLine] = []
+    turn_json = earlier(turn_scope(turn))
+    orders = TurnOrders.model_validate_json(turn_json) if turn_json else TurnOrders(player=view.player)
+    if turn_json is not None or not view.combats:
+        parts.append(ScopedOrders(scope=turn_scope(turn), orders_json=orders.model_dump_json()))
+        rows += [UnderstoodLine(line=None, source="", text=order_text(order)) for order in orders.orders]
+        sent = f"{count(len(orders.orders), 'order')} sent before" if turn_json else "nothing to order"
+        said.append(f"turn {turn}, {sent}")
+    for combat in view.combats:
+        scope = round_scope(view, combat.star, combat.round)
+        stored = earlier(scope)
+        empty = RoundOrders(player=view.player, star=combat.star, round=combat.round)
+        section = RoundOrders.model_validate_json(stored) if stored else empty
+        parts.append(ScopedOrders(scope=scope, orders_json=section.model_dump_json()))
+        rows += [
+            UnderstoodLine(line=None, source="", text=round_order_text(section, ship))
+            for ship in sorted(section.ships)
+        ]
+        sent = "as sent before" if stored else "your ships on their standing orders"
+        said.append(f"round {combat.round} at {where(view, combat.star)}, {sent}")
+    refused = len({problem.line for problem in ack.errors})
+    ignored = f"{count(refused, 'line')} with problems ignored; " if refused else ""
+    update: dict[str, object] = {
+        "submitted": True,
+        "ready": True,
+        "understood": tuple(rows),
+        "orders": orders,
+        "rounds": (),
+        "verdict": f"{ignored}DONE: your orders count as in for {'; '.join(said)}",
+        "forecast": tuple(forecast(orders, view).lines()) if orders.orders else (),
+    }
+    return ack.model_copy(update=update), tuple(parts)
 
 
 def _added(ack: Acknowledgement, body: str, view: PlayerView, turn: int, earlier: Earlier) -> Acknowledgement:
@@ -219,16 +285,12 @@ def _added(ack: Acknowledgement, body: str, view: PlayerView, turn: int, earlier
     update: dict[str, object] = {"orders": merged.turn, "rounds": merged.rounds, "warnings": warnings}
     if kept > 0:
         update["forecast"] = tuple(forecast(merged.turn, view).lines())
-        update["verdict"] = f"{ack.verdict}; added to the {_orders(kept)} sent before"
+        update["verdict"] = f"{ack.verdict}; added to the {count(kept, 'order')} sent before"
     return ack.model_copy(update=update)
 
 
 def _mail_order(problem: Problem) -> int:
     return -1 if problem.line is None else problem.line
-
-
-def _orders(n: int) -> str:
-    return "1 order" if n == 1 else f"{n} orders"
 
 
 def _stored(player: str, turn_json: str | None, rounds: tuple[RoundOrders, ...]) -> ParsedOrders:

@@ -73,29 +73,43 @@ def latest_of(store: TurnStore, game: GameRecord, scopes: list[str]) -> dict[tup
     return found
 
 
-def gather(store: TurnStore, game: GameRecord, pending: Pending) -> dict[Wanted, str]:
+class Gathered(dict[Wanted, str]):
+    """The latest orders in for each awaited (player, scope), and those of them that are not
+    ready (``Submission.ready``): stored, used at the deadline, but not yet counted as in."""
+
+    def __init__(self, orders: Mapping[Wanted, str], unready: frozenset[Wanted]) -> None:
+        super().__init__(orders)
+        self.unready = unready
+
+
+def gather(store: TurnStore, game: GameRecord, pending: Pending) -> Gathered:
     """The latest orders in for each awaited (player, scope). Scopes never recur (a combat's
     names the turn it is fought in), so whatever is stored for one is for it."""
     latest = latest_of(store, game, [w.scope for w in pending.wants])
-    return {
-        wanted: latest[(wanted.player, wanted.scope)].orders_json
+    found = {
+        wanted: latest[(wanted.player, wanted.scope)]
         for wanted in pending.wants
         if (wanted.player, wanted.scope) in latest
     }
+    return Gathered(
+        {wanted: sub.orders_json for wanted, sub in found.items()},
+        frozenset(wanted for wanted, sub in found.items() if not sub.ready),
+    )
 
 
 def is_due(
     game: GameRecord,
     pending: Pending,
-    orders: Mapping[Wanted, str],
+    orders: Gathered,
     players: list[PlayerRecord],
     now: datetime,
 ) -> bool:
-    """Every awaited order in and its scopes run early (``schedule.runs_early``); else a combat
-    round at its deadline, a player-turn at its deadline with every order in, or after the
-    grace period without."""
+    """Every awaited order in and ready, and its scopes run early (``schedule.runs_early``); else
+    a combat round at its deadline, a player-turn at its deadline with every order in (ready or
+    not: the deadline uses what is stored), or after the grace period without."""
     complete = all(w in orders for w in pending.wants)
-    if complete and all(schedule.runs_early(game, w.scope, players) for w in pending.wants):
+    ready = complete and not orders.unready
+    if ready and all(schedule.runs_early(game, w.scope, players) for w in pending.wants):
         return True
     due = game.round_deadline if pending.clock == "round" else schedule.processing_due(game, complete)
     return due is not None and due <= now

@@ -129,6 +129,7 @@ def _acknowledge(
                 message_id=mail.message_id,
                 body=redact_codes(text)[:MAX_STORED_BODY],
                 orders_json=part.orders_json,
+                ready=reading.ready,
             )
         )
     ack_text, ack_html = render_game_ack(game.game, reading.ack)

@@ -19,6 +19,11 @@ MAX_ITEM = 600
 """Characters of one order or problem shown: far more than a real order line and its
 explanation; a pasted megabyte on one line is not echoed back whole (its start and the
 explanation at its end are), so an acknowledgement stays small whatever it answers."""
+READY = "Your orders are in."
+NOT_READY = (
+    "Kept, but not counted as in until you fix the {lines} with problems (send them again, with ADD) "
+    "or send DONE; at the deadline these orders are used as they are."
+)
 
 
 def render_ack(ack: Acknowledgement) -> tuple[str, str]:
@@ -28,11 +33,13 @@ def render_ack(ack: Acknowledgement) -> tuple[str, str]:
     errors = [_cut(p.describe()) for p in ack.errors]
     warnings = [_cut(p.describe()) for p in ack.warnings]
     forecast = list(ack.forecast)
+    ready = ready_line(ack)
     text = render(
         "warpwar/ack.txt",
         title=_wrap(title, ""),
         rule="=" * min(WIDTH, len(title)),
         verdict=_wrap(ack.verdict, ""),
+        ready=_wrap(ready, "") if ready else None,
         deadline=_wrap(f"Deadline: {ack.deadline}", "") if ack.deadline else None,
         understood=[
             _wrap(f"{label:>{LABEL_WIDTH}}  {order}", "", " " * (LABEL_WIDTH + 2))
@@ -46,14 +53,26 @@ def render_ack(ack: Acknowledgement) -> tuple[str, str]:
         "warpwar/ack.html",
         title=title,
         verdict=ack.verdict,
+        ready=ready,
+        counted=ack.ready,
         deadline=ack.deadline,
-        submitted=ack.submitted,
         understood=understood,
         errors=errors,
         warnings=warnings,
         forecast=forecast,
     )
     return text, html
+
+
+def ready_line(ack: Acknowledgement) -> str | None:
+    """Whether the orders submitted count as in (the game may play before the deadline), in
+    plain words; None when nothing was submitted."""
+    if not ack.submitted:
+        return None
+    if ack.ready:
+        return READY
+    refused = len({problem.line for problem in ack.errors})
+    return NOT_READY.format(lines="line" if refused == 1 else f"{refused} lines")
 
 
 def _cut(item: str) -> str:

@@ -292,6 +292,11 @@ class NewSubmission(Record):
     """A marker, not orders: the player's earlier orders for the scope are set aside (a rollback
     undid their turn). They stay in the history, but nothing is applied for the scope until the
     player sends orders again (a later version)."""
+    ready: bool = True
+    """Whether the orders count as in, so that the game may play the scope early: False for
+    orders kept from a mail with refused lines that the player has not confirmed (DONE). They
+    are used at the deadline either way. Records from before the flag read as ready, as they
+    were treated."""
 
 
 class Submission(NewSubmission):

@@ -236,7 +236,7 @@ class Store:
 
     def versions(self, game_id: str) -> list[GameRecord]:
         """The game record of every stored version, oldest first (their states are not read)."""
-        items = self._query(**self._in_partition(keys.game_pk(game_id), keys.STATE_SK_PREFIX, only="game"))
+        items = self._query(**self._in_partition(keys.game_pk(game_id), keys.STATE_SK_PREFIX, "game"))
         return [GameRecord.model_validate_json(item["game"]) for item in items]
 
     def commit(self, game: GameRecord, state_json: str, expected_version: int) -> bool:
@@ -705,20 +705,23 @@ class Store:
 
     def _mark_due(self, game: GameRecord | None) -> None:
         """Move the game earlier in the due index for the orders that are in: first of all
-        (``READY``) when every awaited order of a scope is in and the scope runs early, at the
-        deadline, without grace, when a player-turn's are in but must wait for it. The mark is
-        an index entry, not a version: the next commit recomputes it. It only ever moves the
-        game earlier, so that of a submission and a commit racing, each writing first and
-        reading the other after, at least one marks what both wrote."""
+        (``READY``) when every awaited order of a scope is in and ready (``Submission.ready``) and
+        the scope runs early, at the deadline, without grace, when a player-turn's are in (ready
+        or not) but must wait for it. The mark is an index entry, not a version: the next commit
+        recomputes it. It only ever moves the game earlier, so that of a submission and a commit
+        racing, each writing first and reading the other after, at least one marks what both
+        wrote."""
         if game is None or not game.schedulable():
             return
         players = self.players(game.game_id)
-        complete = [
-            scope
-            for scope, awaited in game.awaited_scopes().items()
-            if awaited <= self._submitted_players(game.game_id, scope)
-        ]
-        if any(schedule.runs_early(game, scope, players) for scope in complete):
+        complete, ready = [], []
+        for scope, awaited in game.awaited_scopes().items():
+            orders_in = self._orders_in(game.game_id, scope)
+            if awaited <= orders_in.keys():
+                complete.append(scope)
+                if all(orders_in[player] for player in awaited):
+                    ready.append(scope)
+        if any(schedule.runs_early(game, scope, players) for scope in ready):
             self._set_due(game, keys.READY, only_earlier=True)
         elif any(not scope.startswith(schedule.COMBAT_PREFIX) for scope in complete):
             self._set_due(game, schedule.due_at(game, orders_in=True), only_earlier=True)
@@ -753,20 +756,26 @@ class Store:
             raise
         return True
 
-    def _submitted_players(self, game_id: str, scope: str) -> set[str]:
-        """The players whose latest orders for ``scope`` stand (not set aside by a rollback)."""
-        query = self._in_partition(keys.game_pk(game_id), keys.submission_prefix(scope + "#"))
-        query["ProjectionExpression"] = "#player, #discarded"
-        query["ExpressionAttributeNames"] |= {"#player": "player_id", "#discarded": "discarded"}
-        # Oldest version first within each player: the last one read is the latest.
-        discarded = {str(item["player_id"]): bool(item.get("discarded")) for item in self._query(**query)}
-        return {player for player, set_aside in discarded.items() if not set_aside}
+    def _orders_in(self, game_id: str, scope: str) -> dict[str, bool]:
+        """Player -> whether their latest orders for ``scope`` are ready (``Submission.ready``; a
+        record without the flag is). A player whose latest version is a rollback's marker
+        (``discarded``) has none. Versions come oldest first, so the last one read stands."""
+        items = self._query(
+            **self._in_partition(
+                keys.game_pk(game_id), keys.submission_prefix(scope + "#"), "player_id", "ready", "discarded"
+            )
+        )
+        latest = {str(item["player_id"]): item for item in items}
+        return {
+            player: bool(item.get("ready", True))
+            for player, item in latest.items()
+            if not item.get("discarded")
+        }
 
     def _submission_versions(self, game_id: str, scope: str, player_id: str) -> dict[str, int]:
         """Message id -> version of a player's submissions for a scope (a handful)."""
-        query = self._in_partition(keys.game_pk(game_id), keys.submission_prefix(scope, player_id))
-        query["ProjectionExpression"] = "#version, #mid"
-        query["ExpressionAttributeNames"] |= {"#version": "version", "#mid": "message_id"}
+        prefix = keys.submission_prefix(scope, player_id)
+        query = self._in_partition(keys.game_pk(game_id), prefix, "version", "message_id")
         return {str(item["message_id"]): int(item["version"]) for item in self._query(**query)}
 
     # --- DynamoDB ----------------------------------------------------------------------------------
@@ -802,18 +811,19 @@ class Store:
         }
 
     @staticmethod
-    def _in_partition(pk: str, sk_prefix: str, only: str | None = None) -> Item:
+    def _in_partition(pk: str, sk_prefix: str, *only: str) -> Item:
         """A strongly consistent query of the items of partition ``pk`` whose sort key starts with
-        ``sk_prefix`` (all their attributes, or ``only`` that one)."""
+        ``sk_prefix`` (all their attributes, or ``only`` those)."""
         query: Item = {
             "KeyConditionExpression": "#pk = :pk AND begins_with(#sk, :prefix)",
             "ExpressionAttributeNames": {"#pk": PK, "#sk": SK},
             "ExpressionAttributeValues": to_item({":pk": pk, ":prefix": sk_prefix}),
             "ConsistentRead": True,
         }
-        if only is not None:
-            query["ProjectionExpression"] = "#only"
-            query["ExpressionAttributeNames"]["#only"] = only
+        if only:
+            names = {f"#only{index}": name for index, name in enumerate(only)}
+            query["ProjectionExpression"] = ", ".join(names)
+            query["ExpressionAttributeNames"] |= names
         return query
 
     def _query(self, **kwargs: Any) -> Iterator[Item]:

@@ -34,3 +34,19 @@ def test_player_text_comes_out_escaped_in_html_and_literal_in_text() -> None:
     assert "&lt;script&gt;" in html
     assert "{{ x }}" in html
     assert "<script>alert(1)</script> {{ x }}" in text
+
+
+def test_the_answer_says_whether_the_orders_are_in_or_only_kept() -> None:
+    # Given a mail with a refused line, then the same mail saying DONE
+    kept = render_ack(acknowledge(MAIL, view_of(fleet())))
+    done = render_ack(acknowledge(MAIL.replace("END", "DONE\nEND"), view_of(fleet())))
+    # Then the first is kept but not counted as in, with the way out; the second is in
+    for part in kept:
+        assert "Kept, but not counted as in until you fix the line with problems" in part
+        assert "or send DONE" in part
+        assert "Your orders are in." not in part
+    for part in done:
+        assert "Your orders are in." in part
+        assert "Kept" not in part
+    assert "#fff4e5" in kept[1]  # the verdict's colour: orange while not in, green once in
+    assert "#e6f4ea" in done[1]

@@ -5,6 +5,8 @@ The rule (stated in docs/players.md): orders that are understood and pass the ch
 a line with an error is listed and ignored, and the player may send it again corrected (with ADD,
 so the accepted orders stay). Only a problem with the whole mail (no order block; another game,
 player or turn; the game over) stops everything, and a mail marked CHECK is checked, never submitted.
+Orders kept from a mail with refused lines are not *ready*: they do not count as in for early
+processing until the player sends the lines again or confirms with a line DONE (or READY).
 """
 
 from __future__ import annotations
@@ -45,6 +47,10 @@ class Acknowledgement(BaseModel):
     deadline: str | None
     verdict: str
     submitted: bool
+    ready: bool
+    """The orders submitted count as in: no line was refused, or the mail says DONE."""
+    done: bool
+    """The mail has a line DONE (or READY)."""
     orders: TurnOrders
     rounds: tuple[RoundOrders, ...]
 
@@ -79,8 +85,10 @@ def acknowledge(body: str, view: PlayerView, deadline: str | None = None) -> Ack
         warnings=warnings,
         forecast=tuple(forecast(orders, view).lines()) if orders.orders else (),
         deadline=deadline,
-        verdict=_verdict(len(understood), _bad_count(errors, fatal), fatal, parsed.header.check),
+        verdict=_verdict(len(understood), _badcount(errors, fatal), fatal, parsed.header.check, parsed.done),
         submitted=submitted,
+        ready=submitted and (not errors or parsed.done),
+        done=parsed.done,
         orders=orders,
         rounds=rounds,
     )
@@ -128,40 +136,42 @@ def _understood(
         lines = section_lines.get((section.star, section.round), {})
         for name in sorted(section.ships):
             ship_line = lines.get(name)
-            text = (
-                f"COMBAT {section.star} ROUND {section.round}: {combat_order_text(name, section.ships[name])}"
-            )
+            text = round_order_text(section, name)
             rows.append(UnderstoodLine(line=ship_line, source=sources.get(ship_line or 0, ""), text=text))
     return tuple(sorted(rows, key=lambda row: row.line or 0))
 
 
-def _bad_count(errors: tuple[Problem, ...], fatal: bool) -> int:
+def round_order_text(section: RoundOrders, ship: str) -> str:
+    """A ship's order in a combat round as the acknowledgement lists it."""
+    return f"COMBAT {section.star} ROUND {section.round}: {combat_order_text(ship, section.ships[ship])}"
+
+
+def _badcount(errors: tuple[Problem, ...], fatal: bool) -> int:
     """Problems with the whole mail when there are any; else the lines with errors."""
     if fatal:
         return sum(p.line is None for p in errors)
     return len({p.line for p in errors})
 
 
-def _count(n: int, thing: str) -> str:
+def count(n: int, thing: str) -> str:
+    """``n`` things in words: "1 line", "2 lines"."""
     return f"{n} {thing}" if n == 1 else f"{n} {thing}s"
 
 
-def _verdict(understood: int, bad: int, fatal: bool, check_only: bool) -> str:
+def _verdict(understood: int, bad: int, fatal: bool, check_only: bool, done: bool) -> str:
     """One line that says what became of the mail."""
     if fatal:
-        return f"{_count(bad, 'problem')} with the whole mail: nothing was submitted"
+        return f"{count(bad, 'problem')} with the whole mail: nothing was submitted"
     if check_only:
-        detail = f"{_count(understood, 'order')} understood, {_count(bad, 'line')} with problems"
+        detail = f"{count(understood, 'order')} understood, {count(bad, 'line')} with problems"
         return f"Checked only (CHECK): nothing was submitted; {detail}"
     if understood == 0 and bad == 0:
         return "No orders in this mail: nothing was submitted"
     if bad == 0:
-        return (
-            f"All {_count(understood, 'order')} understood" if understood > 1 else "The order is understood"
-        )
+        return f"All {count(understood, 'order')} understood" if understood > 1 else "The order is understood"
     if understood == 0:
-        return f"{_count(bad, 'line')} with problems and no order understood: nothing was submitted"
-    return (
-        f"{_count(understood, 'order')} understood and submitted; {_count(bad, 'line')} with problems "
-        "ignored: send them again corrected, with ADD"
-    )
+        return f"{count(bad, 'line')} with problems and no order understood: nothing was submitted"
+    submitted = f"{count(understood, 'order')} understood and submitted; {count(bad, 'line')} with problems"
+    if done:
+        return f"{submitted} ignored; DONE: the orders understood count as in"
+    return f"{submitted} ignored: send them again corrected, with ADD"

@@ -110,6 +110,10 @@ REPLACES_EARLIER_MAIL = (
     "this order replaces {earlier} from your earlier mail for this turn: only the later order for the same "
     "ship or Base counts"
 )
+SIGN_OFF = (
+    "this and what follows is not orders (a sign-off, a name, quoted mail), so it was not read: end your "
+    "orders with a line END"
+)
 NOT_UNDERSTOOD = (
     "this order could not be read ({reason}): check it against the examples in the players' guide"
 )
@@ -154,6 +158,7 @@ PARSER_MESSAGES: tuple[str, ...] = (
     UNKNOWN_COMBAT_WORD,
     REPLACES,
     REPLACES_EARLIER_MAIL,
+    SIGN_OFF,
     NOT_UNDERSTOOD,
 )
 

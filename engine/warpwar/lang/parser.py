@@ -13,13 +13,23 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from engine.core.orderblock import Header, Problem, SourceLine, find_block, written
+from engine.core.orderblock import NO_END, Header, Problem, SourceLine, find_block, written
 from engine.warpwar.lang import messages as msg
 from engine.warpwar.lang.combat_orders import combat_order, missile_line
 from engine.warpwar.lang.context import LangContext
 from engine.warpwar.lang.reader import LineError, Names, Reader, ship_name, suggest
+from engine.warpwar.lang.signoff import sign_off_start
 from engine.warpwar.lang.turn_orders import TURN_READERS
-from engine.warpwar.lang.words import AT, COMBAT, LINE_STARTS, MISSILE, ROUND, TACTICS, TURN_KEYWORDS
+from engine.warpwar.lang.words import (
+    AT,
+    COMBAT,
+    CONFIRM,
+    LINE_STARTS,
+    MISSILE,
+    ROUND,
+    TACTICS,
+    TURN_KEYWORDS,
+)
 from engine.warpwar.orders import BuildShip, CombatOrder, RoundOrders, TurnOrder, TurnOrders
 
 COMBAT_EXAMPLE = "W3 ATTACK P2.S25: D=1 B=3 S=2"
@@ -36,6 +46,8 @@ class ParsedOrders(BaseModel):
     rounds: tuple[RoundOrders, ...]
     round_lines: tuple[dict[str, int], ...]
     problems: tuple[Problem, ...]
+    done: bool = False
+    """A line DONE (or READY): the orders count as in even if some lines were refused."""
 
 
 def replacement_key(order: TurnOrder) -> tuple[str, str] | None:
@@ -75,6 +87,7 @@ class _Reading:
     sections: dict[tuple[str, int], _Section] = field(default_factory=dict)
     section: _Section | None = None
     in_combat: bool = False
+    done: bool = False
     problems: list[Problem] = field(default_factory=list)
 
     def report(
@@ -96,10 +109,21 @@ class _Reading:
 
 
 def parse_mail(body: str, context: LangContext) -> ParsedOrders:
-    """A whole mail body: its order block found, its header and orders read."""
+    """A whole mail body: its order block found, its header and orders read. Without an END
+    line, the block's last lines that are plainly not orders (a sign-off, a name, "On ... wrote:"
+    and what follows) are left unread with a warning, not read as orders that fail."""
     block = find_block(body)
-    parsed = parse_block(block.lines, context, block.header)
-    return parsed.model_copy(update={"problems": _in_order(block.problems + parsed.problems)})
+    lines, problems = block.lines, block.problems
+    tail = sign_off_start(lines) if any(p.message == NO_END for p in problems) else None
+    if tail is not None:
+        # The block reader's problems with the lines left unread (a "Turn 4 results" in the
+        # history below "On ... wrote:" read as a TURN line) are not the player's.
+        first = lines[tail]
+        kept = tuple(p for p in problems if p.line is None or p.line < first.number)
+        left = Problem(line=first.number, text=written(first), message=msg.SIGN_OFF, severity="warning")
+        problems, lines = (*kept, left), lines[:tail]
+    parsed = parse_block(lines, context, block.header)
+    return parsed.model_copy(update={"problems": _in_order(problems + parsed.problems)})
 
 
 def parse_block(
@@ -176,6 +200,10 @@ def _dispatch(reading: _Reading, reader: Reader) -> None:
     elif first == COMBAT:
         reader.take()
         _start_section(reading, reader)
+    elif first.rstrip("!") in CONFIRM:
+        reader.take()
+        reader.end(first.rstrip("!"))
+        reading.done = True
     elif first == MISSILE and reader.upper[1:2] and reader.upper[1] in TACTICS:
         reader.take()
         _missile(reading, reader)
@@ -280,6 +308,7 @@ def _result(reading: _Reading, header: Header) -> ParsedOrders:
         rounds=rounds,
         round_lines=round_lines,
         problems=_in_order(reading.problems),
+        done=reading.done,
     )
 
 

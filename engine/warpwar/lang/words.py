@@ -22,7 +22,9 @@ TURN_KEYWORDS: dict[str, str] = {
 }
 COMBAT = "COMBAT"
 ROUND = "ROUND"
-LINE_STARTS: tuple[str, ...] = (*dict.fromkeys(TURN_KEYWORDS.values()), COMBAT)
+CONFIRM: tuple[str, ...] = ("DONE", "READY")
+"""A line of its own saying the orders are final even though some lines were refused."""
+LINE_STARTS: tuple[str, ...] = (*dict.fromkeys(TURN_KEYWORDS.values()), COMBAT, *CONFIRM)
 """What a line may start with (besides a ship's name in a COMBAT section): for suggestions."""
 
 SHIP_KINDS: dict[str, bool] = {"WARPSHIP": True, "WARP": True, "SYSTEMSHIP": False, "SYSTEM": False}

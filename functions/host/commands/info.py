@@ -82,7 +82,7 @@ def send_status(mail: Inbound, game: GameRecord, player: PlayerRecord) -> Inboun
         {players[who].name if who in players else who for who, _ in latest if who != player.player_id}
     )
     waiting = [
-        (scope, sorted(players[p].name if p in players else p for p in who if (p, scope) not in latest))
+        (scope, sorted(players[p].name if p in players else p for p in who if not _in(latest, p, scope)))
         for scope, who in awaited.items()
     ]
     context = {
@@ -96,7 +96,7 @@ def send_status(mail: Inbound, game: GameRecord, player: PlayerRecord) -> Inboun
             deadline_text(game.round_deadline, player.timezone) if fighting(game, player.player_id) else None
         ),
         "yours": [
-            {"scope": _scope_words(scope), "lines": lines, "version": sub.version}
+            {"scope": _scope_words(scope), "lines": lines, "version": sub.version, "ready": sub.ready}
             for scope, lines, sub in yours
         ],
         "others": others,
@@ -117,6 +117,13 @@ def _latest(mail: Inbound, game: GameRecord, scopes: Sequence[str]) -> dict[tupl
             if their_scope == scope:
                 found[(who, scope)] = sub
     return found
+
+
+def _in(latest: dict[tuple[str, str], Submission], player_id: str, scope: str) -> bool:
+    """Whether the player's orders for ``scope`` count as in: stored and ready (orders kept from
+    a mail with refused lines are waited for until confirmed)."""
+    sub = latest.get((player_id, scope))
+    return sub is not None and sub.ready
 
 
 def _scope_words(scope: str) -> str:

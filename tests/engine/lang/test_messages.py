@@ -41,6 +41,7 @@ def broken_context() -> LangContext:
 CASES: list[tuple[str, Callable[[], tuple[Problem, ...]]]] = [
     (msg.NO_BLOCK, body("Hello, here are my orders\nMOVE W3 1421\n")),
     (msg.NO_END, body("GAME g1\nMOVE W3 1421\n")),
+    (msg.SIGN_OFF, body("GAME g1\nMOVE W3 1421\nCheers,\nAnn\n")),
     (msg.GAME_WITHOUT_ID, body("GAME\nMOVE W3 1421\nEND\n")),
     (msg.PLAYER_WITHOUT_ID, body("GAME g1\nPLAYER\nEND\n")),
     (msg.TURN_NOT_A_NUMBER, body("GAME g1\nTURN five\nEND\n")),
