@@ -52,6 +52,8 @@ class PlayerView(BaseModel):
     columns: int
     rows: int
     players: tuple[str, ...]
+    allies: tuple[str, ...]
+    """The other players on this player's side (the raiders of a convoy)."""
     own_ships: tuple[Airship, ...]
     ships: tuple[ShipSighting, ...]
     """Every Zeppelin, the player's own too, as seen on the map."""
@@ -95,6 +97,7 @@ def player_view(state: GameState, player: str) -> PlayerView:
         columns=COLUMNS,
         rows=ROWS,
         players=tuple(p.id for p in state.players),
+        allies=tuple(p.id for p in state.players if p.side == me.side and p.id != player),
         own_ships=tuple(s for s in state.ships if s.owner == player),
         ships=tuple(sighting(s) for s in state.ships),
         initiative_winner=state.initiative.winner,
