@@ -7,6 +7,7 @@ it is rolled before any damage is applied, so a Zeppelin destroyed this turn sti
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Protocol
 
 from pydantic import BaseModel, ConfigDict
 
@@ -43,6 +44,19 @@ class Hit(BaseModel):
     flames: bool
 
 
+class Target(Protocol):
+    """Where a target is: a Zeppelin, or a player's sighting of one."""
+
+    @property
+    def position(self) -> tuple[int, int]: ...
+
+    @property
+    def altitude(self) -> int: ...
+
+    @property
+    def name(self) -> str: ...
+
+
 class Refused(BaseModel):
     """Why an order cannot fire."""
 
@@ -63,7 +77,7 @@ def _weapon_of(ship: Airship, order: FireOrder) -> Weapon | Cargo | Refused:
     return Refused(reason=f"item {order.item} of {ship.name} is {item.kind}, which does not fire")
 
 
-def aim(ship: Airship, order: FireOrder, target: Airship) -> Weapon | Cargo | Refused:
+def aim(ship: Airship, order: FireOrder, target: Target) -> Weapon | Cargo | Refused:
     """What the order fires, or why it cannot fire at ``target`` now (after the wind)."""
     weapon = _weapon_of(ship, order)
     if isinstance(weapon, Refused):

@@ -7,11 +7,12 @@ the first enemy it could hit were the wind to stay still.
 
 from __future__ import annotations
 
-from engine.lta.hexmap import MAX_ALTITUDE, arc_of, distance, step
+from engine.lta.combat import Refused, aim
+from engine.lta.hexmap import MAX_ALTITUDE, distance, step
 from engine.lta.orders import SMALL_ARMS, CombatOrders, FireOrder, MovementOrders, MoveOrder
 from engine.lta.scenarios import CONVOY
 from engine.lta.state import Airship
-from engine.lta.tables import WEAPONS, Cargo, Weapon
+from engine.lta.tables import Cargo, Weapon
 from engine.lta.views import PlayerView, ShipSighting
 
 
@@ -65,15 +66,8 @@ def movement_orders(view: PlayerView) -> MovementOrders:
     return MovementOrders(player=view.player, initiative="last", moves=tuple(moves))
 
 
-def _can_reach(ship: Airship, key: int, target: ShipSighting) -> bool:
-    item = ship.item(key)
-    weapon = Weapon.SMALL_ARMS if item is None or item.kind is Cargo.PASSENGERS else item.kind
-    if not isinstance(weapon, Weapon) or not 0 <= ship.altitude - target.altitude <= 2:
-        return False
-    if distance(ship.position, (target.col, target.row)) > WEAPONS[weapon].range:
-        return False
-    arc = arc_of(ship.position, ship.facing, (target.col, target.row))
-    return item is None or item.arc is None or arc is None or arc == item.arc
+def _can_fire(ship: Airship, key: int, target: ShipSighting) -> bool:
+    return not isinstance(aim(ship, FireOrder(ship=ship.id, item=key, target=target.id), target), Refused)
 
 
 def combat_orders(view: PlayerView) -> CombatOrders:
@@ -84,7 +78,7 @@ def combat_orders(view: PlayerView) -> CombatOrders:
             continue
         keys = [i.key for i in ship.items if isinstance(i.kind, Weapon) or i.kind is Cargo.PASSENGERS]
         for key in keys + ([SMALL_ARMS] if ship.small_arms else []):
-            target = next((e for e in enemies if _can_reach(ship, key, e)), None)
+            target = next((e for e in enemies if _can_fire(ship, key, e)), None)
             if target is not None:
                 fire.append(FireOrder(ship=ship.id, item=key, target=target.id))
     return CombatOrders(player=view.player, fire=tuple(fire))

@@ -29,6 +29,10 @@ class ShipSighting(BaseModel):
     status: str
     on_fire: bool
 
+    @property
+    def position(self) -> tuple[int, int]:
+        return self.col, self.row
+
 
 class Revealed(BaseModel):
     """At the end: every player's seed and every roll drawn from it."""
