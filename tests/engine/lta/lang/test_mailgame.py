@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -9,7 +11,7 @@ from engine.core.mailgame import MailGame
 from engine.lta import robot
 from engine.lta.game import LighterThanAir
 from engine.lta.hexmap import Facing
-from engine.lta.lang.reader import read
+from engine.lta.lang.reader import MESSAGES, read
 from engine.lta.mailgame import Acknowledgement, LtaMail, fire_scope, move_scope
 from engine.lta.orders import CombatOrders, MovementOrders
 from engine.lta.scenarios import PlayerSpec, Setup
@@ -184,3 +186,8 @@ def test_help_names_the_orders_and_help_damage_prints_the_table() -> None:
     table = MAIL.help_topic("damage")
     assert table is not None and "Blowout" in table and "Crit Puncture" in table
     assert MAIL.help_topic("CRT") is None
+
+
+def test_the_players_guide_lists_every_message_an_order_line_can_get() -> None:
+    guide = (Path(__file__).resolve().parents[4] / "docs" / "lta-players.md").read_text(encoding="utf-8")
+    assert all(f"- {message}\n" in guide for message in MESSAGES)
