@@ -3,8 +3,9 @@
 A turn has two order phases, each with its scope: ``move:<turn>`` for movement orders and
 ``fire:<turn>`` for combat orders (a ``MovementOrders`` or ``CombatOrders`` as JSON). A mail is read
 for the phase the game waits for; lines with errors are left out and the rest is submitted,
-unless the mail says CHECK. ``ADD`` adds to the orders sent before for the phase: a later MOVE
-for a Zeppelin, or FIRE for one of its items, replaces the earlier one.
+unless the mail says CHECK, is for another turn, or has order lines but none usable. ``ADD``
+adds to the orders sent before for the phase: a later MOVE for a Zeppelin, or FIRE for one of
+its items, replaces the earlier one.
 """
 
 from __future__ import annotations
@@ -99,8 +100,11 @@ class LtaMail:
         scope = move_scope(view.turn) if view.phase is Phase.MOVEMENT else fire_scope(view.turn)
         if orders is not None and reading.header.add:
             orders = _added(orders, earlier(scope))
-        submit = reading.found and orders is not None and not reading.header.check
         understood = tuple(_lines(orders)) if orders is not None else ()
+        # A block whose every line was refused must not replace the orders sent before; a block
+        # with no line at all is a deliberate "nothing to order".
+        meant = bool(understood) or reading.lines == 0
+        submit = reading.found and orders is not None and meant and not reading.header.check
         verdict = _verdict(
             view.phase, submit, reading.header.check, len(understood), len(errors), reading.found
         )

@@ -89,6 +89,8 @@ class Reading(BaseModel):
     combat: CombatOrders | None
     understood: tuple[str, ...]
     """The accepted orders, printed canonically."""
+    lines: int
+    """Order lines in the block, accepted or not."""
     problems: tuple[Problem, ...]
 
     @property
@@ -124,9 +126,10 @@ def find(view: PlayerView, name: str, own: bool) -> tuple[Airship | ShipSighting
 def read(body: str, view: PlayerView) -> Reading:
     block = find_block(body)
     problems = list(block.problems)
-    if block.header.turn is not None and block.header.turn != view.turn and block.lines:
-        first = block.lines[0]
-        problems.append(_problem(first, WRONG_TURN.format(sent=block.header.turn, turn=view.turn)))
+    wrong_turn = block.header.turn is not None and block.header.turn != view.turn
+    if wrong_turn:
+        message = WRONG_TURN.format(sent=block.header.turn, turn=view.turn)
+        problems.append(Problem(line=None, text="", message=message))
     moves: dict[str, MoveOrder] = {}
     fire: dict[tuple[str, int], FireOrder] = {}
     initiative: str | None = None
@@ -142,10 +145,10 @@ def read(body: str, view: PlayerView) -> Reading:
         else:
             problems.append(_problem(line, UNKNOWN_ORDER))
     movement = combat = None
-    if view.phase is Phase.MOVEMENT:
+    if not wrong_turn and view.phase is Phase.MOVEMENT:
         chosen = "first" if initiative == "first" else "last" if initiative == "last" else None
         movement = MovementOrders(player=view.player, initiative=chosen, moves=tuple(moves.values()))
-    elif view.phase is Phase.COMBAT:
+    elif not wrong_turn and view.phase is Phase.COMBAT:
         combat = CombatOrders(player=view.player, fire=tuple(fire.values()))
     understood = movement_lines(movement) if movement else combat_lines(combat) if combat else []
     return Reading(
@@ -155,6 +158,7 @@ def read(body: str, view: PlayerView) -> Reading:
         movement=movement,
         combat=combat,
         understood=tuple(understood),
+        lines=len(block.lines),
         problems=tuple(problems),
     )
 

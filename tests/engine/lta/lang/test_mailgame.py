@@ -120,7 +120,11 @@ def test_a_mail_without_orders_or_for_another_turn_is_answered_not_submitted() -
     nothing = MAIL.read_orders(state.model_dump_json(), "Red", "just saying hello")
     assert not nothing.submitted and nothing.verdict == "No orders found in this mail"
     wrong = _ack(state, _mail("MOVE A1 F", turn=4))
-    assert "orders for turn 4" in wrong.errors[0].message
+    assert "orders for turn 4" in wrong.errors[0].message and not wrong.submitted
+    early = _ack(state, _mail("FIRE A1 1 AT B1"))
+    assert not early.submitted and early.verdict.startswith("Nothing submitted; 1 line left out")
+    empty = MAIL.read_orders(state.model_dump_json(), "Red", _mail())
+    assert empty.submitted and MovementOrders.model_validate_json(empty.parts[0].orders_json).moves == ()
 
 
 @settings(max_examples=150, deadline=None)
