@@ -144,6 +144,7 @@ def play_movement(state: GameState, orders: Sequence[Submission]) -> Outcome:
     ships = {s.id: s for s in state.ships}
     events: list[AnyEvent] = [PlayOrder(turn=state.turn, visible_to=everyone, choice=choice, order=order)]
     moved: set[str] = set()
+    results += _idle(list(latest.values()), order, Phase.MOVEMENT)
     for player in order:
         submitted = latest.get(player)
         for index, move in enumerate(submitted.moves if submitted else (), start=1):
@@ -175,6 +176,15 @@ def play_movement(state: GameState, orders: Sequence[Submission]) -> Outcome:
         }
     )
     return Outcome(state=state, events=events, results=results)
+
+
+def _idle(orders: Sequence[Submission], playing: Sequence[str], phase: Phase) -> list[OrderResult]:
+    """Orders from a player with no Zeppelin flying (or no seat): nothing to carry them out."""
+    return [
+        OrderResult(player=o.player, phase=phase, index=0, ok=False, note="you have no Zeppelin flying")
+        for o in orders
+        if o.player not in playing
+    ]
 
 
 def _not_yours(ship: Airship | None, player: str, name: str) -> str:
@@ -221,6 +231,7 @@ def play_combat(state: GameState, orders: Sequence[Submission]) -> Outcome:
             events.append(_place(turn, ships[blown.id], f"wind: {what}", everyone))
     hits: list[combat.Hit] = []
     used: set[tuple[str, int]] = set()
+    results += _idle([o for o in orders if isinstance(o, CombatOrders)], state.initiative.order, Phase.COMBAT)
     for player, index, fire in _fire_orders(state, orders):
         shooter, target = ships.get(fire.ship), ships.get(fire.target)
         refusal = _not_yours(shooter, player, fire.ship)

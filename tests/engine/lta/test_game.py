@@ -122,6 +122,24 @@ def test_orders_for_others_ships_unknown_ships_and_the_wrong_phase_are_refused_n
     assert out.state.ships == state.ships and out.state.phase is Phase.COMBAT
 
 
+def test_orders_from_a_player_with_nothing_flying_are_answered() -> None:
+    red, blue = (
+        zeppelin("A1", "Red"),
+        zeppelin("B1", "Blue", at=(3, 3)).model_copy(update={"status": Status.DESTROYED}),
+    )
+    state = game((red, blue), phase=Phase.MOVEMENT).model_copy(
+        update={"initiative": game((red,)).initiative.model_copy(update={"ranking": ("Red",)})}
+    )
+    moved = play_movement(state, [MovementOrders(player="Blue", moves=(MoveOrder(ship="B1", steps="F"),))])
+    assert [(r.player, r.ok, r.note) for r in moved.results] == [
+        ("Blue", False, "you have no Zeppelin flying")
+    ]
+    fired = GAME.process(
+        moved.state, [CombatOrders(player="Blue", fire=(FireOrder(ship="B1", item=0, target="A1"),))]
+    )
+    assert [(r.player, r.ok) for r in fired.results] == [("Blue", False)]
+
+
 def test_a_game_that_is_over_stays_as_it_is() -> None:
     state = game((zeppelin(),)).model_copy(update={"phase": Phase.OVER})
     assert TYPED.process(state, []).state == state and TYPED.awaiting(state) == []
