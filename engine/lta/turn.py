@@ -91,6 +91,7 @@ def new_game(setup: Setup, seed: int) -> Outcome:
             ship_id = f"{ascii_uppercase[seat]}{n + 1}"
             ships.append(build(design, ship_id, spec.id, start.place(n), start.facing, START_ALTITUDE))
     convoy = sum(s.count(Cargo.BULK_CARGO) for s in ships if s.owner == setup.players[0].id)
+    # Initiative is rolled from the state's own streams and fleets, so the state comes first.
     placeholder = Initiative(ranking=(), winner="", chooser="")
     state = GameState(
         game_id=setup.game_id,
