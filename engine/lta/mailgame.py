@@ -1,0 +1,184 @@
+"""Lighter Than Air Warfare's side of play by mail (engine/core/mailgame.py).
+
+A turn has two order phases, each with its scope: ``move:<turn>`` for movement orders and
+``fire:<turn>`` for combat orders (a ``MovementOrders`` or ``CombatOrders`` as JSON). A mail is read
+for the phase the game waits for; lines with errors are left out and the rest is submitted,
+unless the mail says CHECK, is for another turn, or has order lines but none usable. ``ADD``
+adds to the orders sent before for the phase: a later MOVE for a Zeppelin, or FIRE for one of
+its items, replaces the earlier one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from pydantic import BaseModel, ConfigDict
+
+from engine.core.mailgame import Earlier, Reading, ScopedOrders, no_earlier
+from engine.core.orderblock import Problem
+from engine.lta.lang.printer import combat_lines, movement_lines
+from engine.lta.lang.reader import read
+from engine.lta.lang.rolls import rolls_text
+from engine.lta.lang.sheet import orders_sheet
+from engine.lta.orders import CombatOrders, MovementOrders
+from engine.lta.state import GameState, Phase
+from engine.lta.tables import WEAPONS, Column, damage
+from engine.lta.views import player_view
+
+HELP = """\
+Lighter Than Air Warfare orders, in short (docs/lta-players.md has everything):
+
+  GAME <game id> / PLAYER <your id> / TURN <number> / CODE <your secret code>
+  ADD      optional: add to the orders you sent before for this phase
+  CHECK    optional: check only, submit nothing
+
+Movement orders (the first mail of a turn):
+  INITIATIVE FIRST         only the player who chooses this turn (or LAST)
+  MOVE A1 FFRFU            F ahead, L/R turn, U/D climb/descend, 1 MP each; STAY
+Combat orders (after the map update):
+  FIRE A1 2 AT B3          item 2 of A1 (SA: its Small Arms) at B3
+  DROP A1 5 ON B3          Bombs on a Zeppelin 1-2 steps below in the same hex
+END
+
+HELP DAMAGE answers with the weapons and the Damage Table. ROLLS lists your dice.
+"""
+
+
+def damage_help() -> str:
+    lines = ["Weapons: range, to hit on 1D6 (1..n), Damage Table column"]
+    lines += [f"  {w:<13} range {s.range:<3} hits 1-{s.to_hit}  {s.column}" for w, s in WEAPONS.items()]
+    lines += ["", "Damage Table (1D20):", f"  {'roll':<5}" + "".join(f"{c:<24}" for c in Column)]
+    lines += [f"  {n:<5}" + "".join(f"{damage(c, n):<24}" for c in Column) for n in range(1, 21)]
+    return "\n".join(lines) + "\n"
+
+
+HELP_TOPICS = {"DAMAGE": damage_help}
+
+
+def move_scope(turn: int) -> str:
+    return f"move:{turn}"
+
+
+def fire_scope(turn: int) -> str:
+    return f"fire:{turn}"
+
+
+class Acknowledgement(BaseModel):
+    """The answer to an order mail, as data."""
+
+    model_config = ConfigDict(frozen=True)
+
+    game_id: str
+    player: str
+    turn: int
+    phase: Phase
+    submitted: bool
+    verdict: str
+    understood: tuple[str, ...]
+    errors: tuple[Problem, ...]
+    warnings: tuple[Problem, ...]
+
+
+class LtaMail:
+    key = "lta"
+
+    def read_orders(
+        self,
+        state_json: str,
+        player: str,
+        body: str,
+        deadline: str | None = None,
+        notes: Sequence[str] = (),
+        earlier: Earlier = no_earlier,
+    ) -> Reading:
+        view = player_view(GameState.model_validate_json(state_json), player)
+        reading = read(body, view)
+        header_notes = tuple(Problem(line=None, text="", message=n, severity="warning") for n in notes)
+        errors = reading.errors
+        warnings = header_notes + tuple(p for p in reading.problems if p.severity == "warning")
+        orders: MovementOrders | CombatOrders | None = reading.movement or reading.combat
+        scope = move_scope(view.turn) if view.phase is Phase.MOVEMENT else fire_scope(view.turn)
+        if orders is not None and reading.header.add:
+            orders = _added(orders, earlier(scope))
+        understood = tuple(_lines(orders)) if orders is not None else ()
+        # A block whose every line was refused must not replace the orders sent before; a block
+        # with no line at all is a deliberate "nothing to order".
+        meant = bool(understood) or reading.lines == 0
+        submit = reading.found and orders is not None and meant and not reading.header.check
+        verdict = _verdict(
+            view.phase, submit, reading.header.check, len(understood), len(errors), reading.found
+        )
+        ack = Acknowledgement(
+            game_id=view.game_id,
+            player=player,
+            turn=view.turn,
+            phase=view.phase,
+            submitted=submit,
+            verdict=verdict,
+            understood=understood,
+            errors=errors,
+            warnings=warnings,
+        )
+        parts = (
+            (ScopedOrders(scope=scope, orders_json=orders.model_dump_json()),) if submit and orders else ()
+        )
+        return Reading(
+            game_id=view.game_id,
+            player=player,
+            turn=view.turn,
+            submitted=bool(parts),
+            parts=parts,
+            verdict=verdict,
+            ack=ack,
+        )
+
+    def sheet(self, state_json: str, player: str, deadline: str | None = None) -> str:
+        return orders_sheet(player_view(GameState.model_validate_json(state_json), player), deadline)
+
+    def order_lines(self, scope: str, orders_json: str) -> list[str]:
+        if scope.startswith("fire:"):
+            return combat_lines(CombatOrders.model_validate_json(orders_json))
+        return movement_lines(MovementOrders.model_validate_json(orders_json))
+
+    def help_text(self) -> str:
+        return HELP
+
+    def help_topic(self, topic: str) -> str | None:
+        answer = HELP_TOPICS.get(topic.strip().upper())
+        return answer() if answer else None
+
+    def rolls(self, state_json: str, player: str) -> str:
+        """The answer to ROLLS: the player's own dice so far (every player's at the end)."""
+        return rolls_text(player_view(GameState.model_validate_json(state_json), player))
+
+
+def _lines(orders: MovementOrders | CombatOrders) -> list[str]:
+    return movement_lines(orders) if isinstance(orders, MovementOrders) else combat_lines(orders)
+
+
+def _added(orders: MovementOrders | CombatOrders, stored: str | None) -> MovementOrders | CombatOrders:
+    if stored is None:
+        return orders
+    if isinstance(orders, MovementOrders):
+        before = MovementOrders.model_validate_json(stored)
+        moves = {m.ship: m for m in (*before.moves, *orders.moves)}
+        return orders.model_copy(
+            update={"initiative": orders.initiative or before.initiative, "moves": tuple(moves.values())}
+        )
+    earlier = CombatOrders.model_validate_json(stored)
+    fire = {(f.ship, f.item): f for f in (*earlier.fire, *orders.fire)}
+    return orders.model_copy(update={"fire": tuple(fire.values())})
+
+
+def _verdict(phase: Phase, submitted: bool, check: bool, accepted: int, refused: int, found: bool) -> str:
+    if phase is Phase.OVER:
+        return "The game is over: no orders are taken"
+    what = f"{phase} orders"
+    left_out = f"; {refused} line{'s' if refused != 1 else ''} left out (see below)" if refused else ""
+    if not found:
+        return "No orders found in this mail"
+    if check:
+        return f"Checked only, nothing submitted: {accepted} {what} understood{left_out}"
+    if submitted:
+        return f"Submitted: {accepted} {what}{left_out} (a later mail replaces them, unless it says ADD)"
+    return f"Nothing submitted{left_out}"
