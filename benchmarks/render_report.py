@@ -49,7 +49,7 @@ class Case:
 def render_all(case: Case) -> RenderedReport:
     """Everything one player's results mail needs, from view and events to every artefact."""
     report = build_report(case.view, case.events, case.results, SAMPLE_SHEET, SAMPLE_DEADLINE)
-    return render_report(report, map_picture(case.view, case.events))
+    return render_report("warpwar", report, map_picture(case.view, case.events))
 
 
 def classic_case() -> Case:

@@ -11,7 +11,7 @@ rendered (``render_report``), map PNGs drawn (resvg), results mails sent, the wa
 processing (mail writing not included) and of it the rendering. Each size is played twice, under
 the rule before issue 15 (every player-turn tells every player: N² reports a game-turn;
 reproduced by making every step tell everyone, which in this game, its combats fought at once,
-is exactly that rule) and under the rule now (warpwar_host ``_told``).
+is exactly that rule) and under the rule now (engine/warpwar/host.py ``_told``).
 """
 
 from __future__ import annotations
@@ -32,15 +32,18 @@ from moto import mock_aws
 
 from benchmarks.timing import machine, table
 from engine.core.mailgame import combat_parts
+from engine.core.turnhost import Seat
+from engine.warpwar import host as warpwar_host
 from engine.warpwar import robot
 from engine.warpwar.mailgame import WarpWarMail
 from engine.warpwar.mapgen import MapSpec
+from engine.warpwar.options import WarpWarOptions
 from engine.warpwar.state import GameState
 from engine.warpwar.views import player_view
-from functions.host import due, turns, warpwar_host
-from functions.host.warpwar_host import WarpWarOptions
+from functions.host import due, turns
 from functions.render import mapimage
 from functions.render import report as report_module
+from functions.render import results as results_module
 from functions.resources import resources
 from functions.store import (
     GameRecord,
@@ -110,7 +113,7 @@ def counted(counts: Counts) -> Iterator[None]:
         return draw(*args, **named)
 
     with (
-        mock.patch.object(warpwar_host, "render_report", report),
+        mock.patch.object(results_module, "render_report", report),
         mock.patch.object(resvg_py, "svg_to_bytes", png),
     ):
         yield
@@ -124,7 +127,8 @@ def new_game(store: Store, players: int) -> None:
         )
         for n in range(1, players + 1)
     ]
-    state_json = warpwar_host.WarpWarHost().new_state(options.model_dump_json(), seats, 3)
+    in_order = [Seat(player_id=p.player_id, name=p.name) for p in seats]
+    state_json = warpwar_host.WarpWarTurns().new_state(GAME, options.model_dump_json(), in_order, 3)
     setup = GameSetup(options_json=options.model_dump_json(), seats=players)
     record = GameRecord(game_id=GAME, title="Bench", status="open", setup=setup, combat_mode="standing")
     store.create_game(due.start(record, state_json, START), seats, state_json)

@@ -1,5 +1,8 @@
 """The games WarpMail hosts, by key. The typed loaders make mypy check that each game keeps to
-the host's interfaces (engine/core/game.py, engine/core/mailgame.py).
+the host's interfaces (engine/core/game.py, engine/core/mailgame.py, engine/core/turnhost.py).
+
+A game plugs in here, in each of the three registries, and with its templates in
+functions/templates/<key>/: the host names no game anywhere else.
 
 A game's modules are imported on its first lookup, not with this module: importing WarpWar
 costs about half a second (its pydantic models), which a Lambda function that never meets a game
@@ -15,6 +18,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 if TYPE_CHECKING:
     from engine.core.game import Game
     from engine.core.mailgame import MailGame
+    from engine.core.turnhost import TurnGame
     from engine.warpwar.game import Setup, Submission
     from engine.warpwar.state import GameState
     from engine.warpwar.views import PlayerView
@@ -55,9 +59,18 @@ def _warpwar_mail() -> MailGame:
     return WarpWarMail()
 
 
+def _warpwar_turns() -> TurnGame:
+    from engine.warpwar.host import WarpWarTurns
+
+    return WarpWarTurns()
+
+
 GAMES: Mapping[str, Game[Any, Any, Any, Any]] = Registry({"warpwar": _warpwar})
 
 MAIL_GAMES: Mapping[str, MailGame] = Registry({"warpwar": _warpwar_mail})
+
+TURN_GAMES: Mapping[str, TurnGame] = Registry({"warpwar": _warpwar_turns})
+"""How the turn service plays each game, and what it mails its players."""
 
 
 def __getattr__(name: str) -> object:

@@ -64,7 +64,7 @@ class Demo:
             sheet = orders_sheet(view) if state.stage is not Stage.OVER else ""
             results = self.results.pop(spec.id, [])
             report = build_report(view, events, results, sheet, order_texts=self.orders.pop(spec.id, []))
-            rendered = render_report(report, map_picture(view, events))
+            rendered = render_report("warpwar", report, map_picture(view, events))
             stem = folder / spec.id.lower()
             stem.with_suffix(".txt").write_text(rendered.text, encoding="utf-8")
             stem.with_suffix(".html").write_text(rendered.html, encoding="utf-8")

@@ -11,7 +11,9 @@ from datetime import datetime
 
 from pydantic import BaseModel, ConfigDict
 
+from engine.core.turnhost import Seat, TurnGame
 from engine.warpwar.mapgen import MapSpec
+from engine.warpwar.options import WarpWarOptions
 from engine.warpwar.state import Scenario, Visibility
 from functions.console.backend import Backend
 from functions.console.errors import ConsoleError, one_line
@@ -20,8 +22,6 @@ from functions.console.mail import SentMail, is_problem, notify_all
 from functions.host import due, sending
 from functions.host.commands.join import free_player_id
 from functions.host.hosts import HOSTS
-from functions.host.results import GameHost
-from functions.host.warpwar_host import WarpWarOptions
 from functions.mail.compose import valid_game_id
 from functions.mail.ses import MailNotSent
 from functions.store import (
@@ -98,21 +98,18 @@ def warpwar_setup(choices: WarpWarChoices) -> GameSetup:
         raise ConsoleError(one_line(error)) from error
 
 
-def host_of(game: str) -> GameHost:
+def host_of(game: str) -> TurnGame:
     host = HOSTS.get(game)
     if host is None:
         raise ConsoleError(f"this host plays {', '.join(sorted(HOSTS))}, not {game}")
     return host
 
 
-def check_options(host: GameHost, game_id: str, setup: GameSetup) -> None:
+def check_options(host: TurnGame, game_id: str, setup: GameSetup) -> None:
     """The game's options make a game for ``setup.seats`` players (its host builds one)."""
-    stand_ins = [
-        PlayerRecord(game_id=game_id, player_id=f"P{n}", name=f"Seat {n}", address="", code_hash="")
-        for n in range(1, setup.seats + 1)
-    ]
+    stand_ins = [Seat(player_id=f"P{n}", name=f"Seat {n}") for n in range(1, setup.seats + 1)]
     try:
-        host.new_state(setup.options_json, stand_ins, setup.seed)
+        host.new_state(game_id, setup.options_json, stand_ins, setup.seed)
     except ValueError as error:
         raise ConsoleError(f"the game's options do not make a game: {one_line(error)}") from error
 
@@ -310,7 +307,8 @@ def start_game(backend: Backend, game_id: str, now: datetime, fill: str | None =
     seats += robots
     host = host_of(game.game)
     try:
-        state_json = host.new_state(game.setup.options_json, seats, game.setup.seed)
+        in_order = [Seat(player_id=p.player_id, name=p.name) for p in seats]
+        state_json = host.new_state(game.game_id, game.setup.options_json, in_order, game.setup.seed)
     except ValueError as error:
         raise ConsoleError(f"the game's options do not make a game: {one_line(error)}") from error
     for robot in robots:

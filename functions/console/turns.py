@@ -14,6 +14,7 @@ from email.utils import format_datetime
 from pydantic import BaseModel
 
 from engine.core.mailgame import combat_parts, turn_scope
+from engine.core.turnhost import TurnGame, Wanted
 from engine.games import MAIL_GAMES
 from functions import schedule
 from functions.console.backend import Backend, WorkflowRun
@@ -23,7 +24,6 @@ from functions.console.lookup import change_game, human_seats, require_game, req
 from functions.console.mail import NOT_SENT, SentMail, notify
 from functions.host import due, sending
 from functions.host.deadlines import deadline_text
-from functions.host.results import GameHost, Wanted
 from functions.mail.compose import MAIL_POLICY
 from functions.mail.ses import MailNotSent
 from functions.store import GameRecord, KeptResults, MailLogEntry, NewSubmission, PlayerRecord, Submission
@@ -404,7 +404,7 @@ def _renamed(game: str, before_json: str, state_json: str) -> bool:
 
 
 def _replay_step(
-    backend: Backend, host: GameHost, before: GameRecord, before_json: str, after: GameRecord, state_json: str
+    backend: Backend, host: TurnGame, before: GameRecord, before_json: str, after: GameRecord, state_json: str
 ) -> str | None:
     """Why the step from ``before`` does not give ``after``'s state, or None when it does."""
     pending = host.pending(before_json, before.turn_mode, before.combat_mode)

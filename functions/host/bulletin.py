@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import dataclasses
 
-from functions.host.results import Rendered
 from functions.render.bulletin import after_body, bulletin_block
+from functions.render.results import Rendered
 from functions.store.records import GameRecord
 
 

@@ -7,15 +7,10 @@ from collections.abc import Mapping
 from datetime import datetime, timedelta
 
 from engine.core.mailgame import ScopedOrders
+from engine.core.turnhost import Pending, Played, TurnGame, Wanted
 from functions import schedule
 from functions.host.hosts import HOSTS
 from functions.host.ports import TurnStore
-from functions.host.results import (
-    GameHost,
-    Pending,
-    Played,
-    Wanted,
-)
 from functions.store.records import (
     GameRecord,
     NewSubmission,
@@ -29,7 +24,7 @@ from functions.store.records import (
 
 def submit_robot_orders(
     store: TurnStore,
-    host: GameHost,
+    host: TurnGame,
     game: GameRecord,
     state_json: str,
     players: list[PlayerRecord],

@@ -17,10 +17,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from itertools import pairwise
 
+from engine.core.turnhost import Played, TurnGame
 from functions.host.due import gather
 from functions.host.hosts import HOSTS
 from functions.host.ports import TurnStore
-from functions.host.results import GameHost, Played, Rendered
+from functions.render.results import Rendered, render_page
 from functions.store.records import GameRecord
 
 
@@ -39,7 +40,7 @@ class Final:
         if not self.steps:
             return rendered
         page = HOSTS[self.game.game].replay(self.steps, player)
-        return replace(rendered, files=(*rendered.files, page))
+        return replace(rendered, files=(*rendered.files, render_page(self.game.game, page)))
 
 
 def history(store: TurnStore, game: GameRecord) -> list[Played]:
@@ -74,7 +75,7 @@ def history(store: TurnStore, game: GameRecord) -> list[Played]:
 
 
 def play_again(
-    store: TurnStore, host: GameHost, before: GameRecord, before_json: str, state_json: str
+    store: TurnStore, host: TurnGame, before: GameRecord, before_json: str, state_json: str
 ) -> Played | None:
     """The step from ``before`` (its state ``before_json``) played again with the orders stored;
     None unless it gives ``state_json``."""

@@ -1,8 +1,11 @@
-"""The game hosts: how the turn service plays, and mails, each game hosted by mail."""
+"""The games the turn service plays, by key: engine/games.py ``TURN_GAMES``, each game's
+``TurnGame`` loaded on its first lookup."""
 
 from __future__ import annotations
 
-from functions.host.results import GameHost
-from functions.host.warpwar_host import WarpWarHost
+from collections.abc import Mapping
 
-HOSTS: dict[str, GameHost] = {WarpWarHost.key: WarpWarHost()}
+from engine.core.turnhost import TurnGame
+from engine.games import TURN_GAMES
+
+HOSTS: Mapping[str, TurnGame] = TURN_GAMES

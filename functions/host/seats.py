@@ -17,12 +17,13 @@ from engine.games import MAIL_GAMES
 from functions.host.deadlines import deadline_attachments, deadline_text
 from functions.host.hosts import HOSTS
 from functions.host.names import name_problem
-from functions.host.results import Rendered, deadlines_for
+from functions.host.results import deadlines_for
 from functions.mail.codes import hash_code, new_code
 from functions.mail.compose import OutgoingMail, compose
 from functions.mail.ses import Mailer
 from functions.render.bulletin import after_body
 from functions.render.notice import WIDTH, render_host, render_notice, wrap
+from functions.render.results import Rendered, render_results
 from functions.resources import Settings
 from functions.store.records import GameRecord, MailLogEntry, PlayerRecord, withheld
 
@@ -115,7 +116,8 @@ def current_report(game: GameRecord, state_json: str, player: PlayerRecord) -> R
     orders sheet), as the game's host renders it; None before the game starts (no state)."""
     if not state_json:
         return None
-    return HOSTS[game.game].opening(state_json).render(player.player_id, deadlines_for(game, player))
+    results = HOSTS[game.game].opening(state_json).results(player.player_id, deadlines_for(game, player))
+    return render_results(game.game, results)
 
 
 WELCOME_GREETING = (

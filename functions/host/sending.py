@@ -2,14 +2,14 @@
 sent, logged and completed; the mails of a step an earlier attempt committed but did not send
 (or was killed sending) are sent by replaying it.
 
-A step mails only the players it tells (``Played.tells``; WarpWar's rule: warpwar_host ``_told``):
+A step mails only the players it tells (``Played.tells``; WarpWar's rule: engine/warpwar/host.py ``_told``):
 one that fought only combat rounds a player is not in mails them nothing, in blind and open
 games alike (an open game shows every combat to everyone, but a mail per round asks nothing of a
 player who is not fighting); a player-turn mails the player who played it and the one whose
 player-turn begins, not the others (they have nothing to do until their own), so a game of N
 renders about 2N reports a game-turn, not N². The steps a player was not told are replayed from
 the stored versions (``Untold``) and joined with the step that tells them
-(``GameHost.joined``), so that mail carries everything they saw since their last, the bulletins
+(``TurnGame.joined``), so that mail carries everything they saw since their last, the bulletins
 of those steps too."""
 
 from __future__ import annotations
@@ -20,20 +20,17 @@ from datetime import datetime
 from email.message import EmailMessage
 from email.utils import parseaddr
 
+from engine.core.turnhost import Played, TurnGame
 from functions import schedule
 from functions.host.bulletin import with_bulletin
 from functions.host.claimed import TURN_LEASE, send_claimed
 from functions.host.history import Final, play_again
 from functions.host.hosts import HOSTS
 from functions.host.ports import TurnStore
-from functions.host.results import (
-    GameHost,
-    Played,
-    deadlines_for,
-    results_mail,
-)
+from functions.host.results import deadlines_for, results_mail
 from functions.mail.compose import GAME_HEADER, OutgoingMail, compose
 from functions.mail.ses import Mailer
+from functions.render.results import render_results
 from functions.resources import Settings
 from functions.store.records import (
     GameRecord,
@@ -136,7 +133,8 @@ def send_results(
             earlier = untold.before(player.player_id)
             steps = [step for _, step in earlier] + [played]
             joined = HOSTS[game.game].joined(steps) if earlier else played
-            rendered = joined.render(player.player_id, deadlines_for(game, player))
+            results = joined.results(player.player_id, deadlines_for(game, player))
+            rendered = render_results(game.game, results)
             if final is not None:
                 rendered = final.with_replay(rendered, player.player_id)
             # Newest first: each bulletin goes above the ones added before it.
@@ -165,7 +163,7 @@ def finish_sending(
     store: TurnStore,
     mailer: Mailer,
     settings: Settings,
-    host: GameHost,
+    host: TurnGame,
     game: GameRecord,
     state_json: str,
     players: list[PlayerRecord],
@@ -227,7 +225,7 @@ def latest_step(
 
 
 def replay(
-    store: TurnStore, host: GameHost, game: GameRecord, state_json: str, before: Stored | None
+    store: TurnStore, host: TurnGame, game: GameRecord, state_json: str, before: Stored | None
 ) -> tuple[GameRecord | None, Played] | None:
     """The step that made ``game``'s version, played again from ``before`` (the version before,
     with its record); the game's opening when there is none or it had no state yet (a game made

@@ -1,7 +1,7 @@
 """The turn service: process one game, everything due at ``now``, and mail the results.
 
 One *step* is what the game plays at once (a player-turn, or a round of every combat; see the
-game's host, e.g. functions/host/warpwar_host.py). ``process_game`` loops: robots write their
+game, e.g. engine/warpwar/host.py). ``process_game`` loops: robots write their
 orders for what the game waits for, the step is played if it is due (every awaited order in and
 the game processes early, a combat round complete, or the deadline passed), the new state is
 committed as the next version (conditional on the version read: of two concurrent runs exactly

@@ -1,10 +1,11 @@
 """Render a player's report in every format: plain text, HTML, the map as PNG and SVG, JSON.
 
-The words and layout live in the templates ``warpwar/report.txt`` and ``warpwar/report.html``
-(a GM may restyle copies: pass their folder as ``templates``). The HTML shows the map as
-``cid:map``: the mail pipeline attaches the PNG inline with ``Content-ID: <map>``. Everything a
-player or a GM wrote (names, game ids) reaches the HTML only through autoescaping, and the text
-report only as literal text.
+The words and layout live in the game's templates ``<game key>/report.txt`` and
+``<game key>/report.html`` (a GM may restyle copies: pass their folder as ``templates``); the
+report is the game's own model (WarpWar's: engine/warpwar/report.py), given to both as
+``report``. The HTML shows the map as ``cid:map``: the mail pipeline attaches the PNG inline
+with ``Content-ID: <map>``. Everything a player or a GM wrote (names, game ids) reaches the HTML
+only through autoescaping, and the text report only as literal text.
 """
 
 from __future__ import annotations
@@ -13,8 +14,9 @@ import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 
+from pydantic import BaseModel
+
 from engine.core.picture import Picture
-from engine.warpwar.report import Report
 from functions.render.jinja import TEMPLATES, render
 from functions.render.mapimage import canvas, png_bytes, svg_text
 
@@ -32,23 +34,29 @@ class RenderedReport:
     map_content_id: str = MAP_CONTENT_ID
 
 
-def render_report(report: Report, picture: Picture, templates: Path = TEMPLATES) -> RenderedReport:
+def render_report(
+    game: str, report: BaseModel, picture: Picture | None, templates: Path = TEMPLATES
+) -> RenderedReport:
+    """Game ``game``'s ``report`` in every format, with ``picture`` as its map (None: a report
+    without a map; ``map_src`` is None then, and ``png`` and ``svg`` are empty)."""
+    text = render(f"{game}/report.txt", templates, report=report, row=row, wrap=wrap, width=TEXT_WIDTH)
+    json = report.model_dump_json(indent=2)
+    if picture is None:
+        html = render(
+            f"{game}/report.html", templates, report=report, map_src=None, map_width=0, map_height=0
+        )
+        return RenderedReport(text=text, html=html, png=b"", svg="", json=json)
     drawn = canvas(picture)
     svg = svg_text(drawn)
-    return RenderedReport(
-        text=render("warpwar/report.txt", templates, report=report, row=row, wrap=wrap, width=TEXT_WIDTH),
-        html=render(
-            "warpwar/report.html",
-            templates,
-            report=report,
-            map_src=f"cid:{MAP_CONTENT_ID}",
-            map_width=drawn.width,
-            map_height=drawn.height,
-        ),
-        png=png_bytes(svg),
-        svg=svg,
-        json=report.model_dump_json(indent=2),
+    html = render(
+        f"{game}/report.html",
+        templates,
+        report=report,
+        map_src=f"cid:{MAP_CONTENT_ID}",
+        map_width=drawn.width,
+        map_height=drawn.height,
     )
+    return RenderedReport(text=text, html=html, png=png_bytes(svg), svg=svg, json=json)
 
 
 def row(widths: tuple[int, ...], *cells: object) -> str:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from functions.host.warpwar_host import WarpWarOptions
+from engine.warpwar.options import WarpWarOptions
 from functions.resources import Resources
 from tests.console.conftest import (
     KeptOpen,

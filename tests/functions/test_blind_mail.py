@@ -28,15 +28,16 @@ from email.utils import make_msgid
 import pytest
 
 from engine.core.mailgame import combat_parts
+from engine.core.turnhost import Results, Seat
+from engine.warpwar import host as warpwar_host
 from engine.warpwar import robot
 from engine.warpwar.events import AnyEvent, CombatBegan
 from engine.warpwar.mapgen import MapSpec
+from engine.warpwar.options import WarpWarOptions
 from engine.warpwar.state import GameState, Stage, Visibility
 from engine.warpwar.views import PlayerView, events_for, player_view
-from functions.host import due, inbound, turns, warpwar_host
+from functions.host import due, inbound, turns
 from functions.host.deadlines import deadline_text
-from functions.host.results import Rendered
-from functions.host.warpwar_host import WarpWarOptions
 from functions.mail.codes import hash_code
 from functions.mail.compose import KIND_HEADER, game_address
 from functions.resources import Settings
@@ -144,7 +145,8 @@ def new_game(store: Store) -> None:
         )
         for p, name in PLAYERS.items()
     ]
-    state_json = warpwar_host.WarpWarHost().new_state(options.model_dump_json(), players, SEED)
+    seats = [Seat(player_id=p.player_id, name=p.name) for p in players]
+    state_json = warpwar_host.WarpWarTurns().new_state(GAME, options.model_dump_json(), seats, SEED)
     setup = GameSetup(options_json=options.model_dump_json(), seats=3)
     record = GameRecord(game_id=GAME, title="Blind", status="open", setup=setup)
     store.create_game(due.start(record, state_json, START), players, state_json)
@@ -241,15 +243,15 @@ def settings(store: Store) -> Settings:
 def watched(store: Store, settings: Settings, monkeypatch: pytest.MonkeyPatch) -> Watch:
     """The game played to its end, every mail kept with what its player was entitled to."""
     watch = Watch(store)
-    render = warpwar_host.render_results
+    results_of = warpwar_host.results_of
 
     def noted(
         player: str, state: GameState, events: Sequence[AnyEvent], *rest: object, **named: object
-    ) -> Rendered:
+    ) -> Results:
         watch.saw(player, events)
-        return render(player, state, events, *rest, **named)  # type: ignore[arg-type]
+        return results_of(player, state, events, *rest, **named)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(warpwar_host, "render_results", noted)
+    monkeypatch.setattr(warpwar_host, "results_of", noted)
     new_game(store)
     play(store, settings, watch)
     watch.catch_up()

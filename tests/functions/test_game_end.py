@@ -23,9 +23,12 @@ import pytest
 from moto import mock_aws
 
 from engine.core.mailgame import combat_parts
+from engine.core.turnhost import Seat
 from engine.warpwar import robot
 from engine.warpwar.game import Setup, WarpWar
+from engine.warpwar.host import WarpWarTurns
 from engine.warpwar.mailgame import WarpWarMail
+from engine.warpwar.options import WarpWarOptions
 from engine.warpwar.standings import REVEALED, standings
 from engine.warpwar.state import GameConfig, GameState, Scenario, Stage, Visibility
 from engine.warpwar.views import player_view
@@ -33,7 +36,6 @@ from functions import cli
 from functions.console import backend as backends
 from functions.demo import PLAYERS as DEMO_PLAYERS
 from functions.host import due, sending, turns
-from functions.host.warpwar_host import WarpWarHost, WarpWarOptions
 from functions.mail.compose import KIND_HEADER
 from functions.resources import Settings
 from functions.store import (
@@ -90,7 +92,8 @@ def new_game(store: Store) -> None:
         PlayerRecord(game_id=GAME, player_id=p, name=name, address=address(p), code_hash="x")
         for p, name in PLAYERS.items()
     ]
-    state_json = WarpWarHost().new_state(options.model_dump_json(), players, SEED)
+    seats = [Seat(player_id=p.player_id, name=p.name) for p in players]
+    state_json = WarpWarTurns().new_state(GAME, options.model_dump_json(), seats, SEED)
     record = GameRecord(
         game_id=GAME, title="End", status="open", setup=GameSetup(options_json=options.model_dump_json())
     )
@@ -245,7 +248,7 @@ def test_the_final_mail_is_sent_once(ended: Ended) -> None:
     later = ended.now + timedelta(days=3)
     summary = turns.process_game(GAME, later, ended.store, ended.mailer, ended.settings)
     game, state_json = ended.store.state(GAME)
-    host, players = WarpWarHost(), ended.store.players(GAME)
+    host, players = WarpWarTurns(), ended.store.players(GAME)
     again = sending.finish_sending(
         ended.store, ended.mailer, ended.settings, host, game, state_json, players, later
     )

@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
+from engine.core.turnhost import Deadlines, Played, Results
 from functions.host import history
-from functions.host.results import Deadlines, Played, Rendered
 from functions.store import GameRecord
 
 
@@ -29,13 +29,13 @@ class Stored:
     """A game host that plays nothing again: every step is shown as stored (its ``opening``)."""
 
     def opening(self, state_json: str) -> Played:
-        return Played(state_json=state_json, turn=0, over=False, render=_no_render)
+        return Played(state_json=state_json, turn=0, over=False, results=_no_render)
 
     def pending(self, state_json: str, turn_mode: str, combat_mode: str) -> None:
         return None
 
 
-def _no_render(player: str, deadlines: Deadlines) -> Rendered:
+def _no_render(player: str, deadlines: Deadlines) -> Results:
     raise AssertionError("not rendered")
 
 

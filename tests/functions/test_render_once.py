@@ -9,24 +9,27 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
+from pathlib import Path
 
 import pytest
 
 from engine.core.picture import Picture
+from engine.core.turnhost import Deadlines, Results, Seat
+from engine.warpwar import host as warpwar_host
 from engine.warpwar import robot
 from engine.warpwar.events import AnyEvent
 from engine.warpwar.mailgame import WarpWarMail
 from engine.warpwar.mapgen import MapSpec
+from engine.warpwar.options import WarpWarOptions
 from engine.warpwar.picture import map_picture
 from engine.warpwar.report import Report
 from engine.warpwar.state import GameState
 from engine.warpwar.views import player_view
-from functions.host import due, turns, warpwar_host
+from functions.host import due, turns
 from functions.host.deadlines import deadline_text
-from functions.host.results import Deadlines, Rendered
-from functions.host.warpwar_host import WarpWarOptions
 from functions.mail.ses import Mailer
 from functions.render import mapimage
+from functions.render import results as render_results
 from functions.render.report import RenderedReport
 from functions.render.sample import sample_game
 from functions.store import GameRecord, GameSetup, NewSubmission, PlayerRecord, Store, split_awaited
@@ -59,22 +62,22 @@ class Watch:
 @pytest.fixture
 def watch(monkeypatch: pytest.MonkeyPatch) -> Watch:
     watched = Watch()
-    render = warpwar_host.render_results
+    results_of = warpwar_host.results_of
 
     def noted(
         player: str, state: GameState, events: Sequence[AnyEvent], *rest: object, **named: object
-    ) -> Rendered:
+    ) -> Results:
         deadlines = rest[-1] if rest else named["deadlines"]
         assert isinstance(deadlines, Deadlines)
         watched.renders.append(Render(player, tuple(events), deadlines))
-        return render(player, state, events, *rest, **named)  # type: ignore[arg-type]
+        return results_of(player, state, events, *rest, **named)  # type: ignore[arg-type]
 
-    def quick(report: Report, picture: Picture) -> RenderedReport:
+    def quick(game: str, report: Report, picture: Picture, templates: Path) -> RenderedReport:
         """The map not drawn (test_map_png draws it): here only who is rendered counts."""
         return RenderedReport(text=report.sheet, html="<p></p>", png=b"", svg="", json="{}")
 
-    monkeypatch.setattr(warpwar_host, "render_results", noted)
-    monkeypatch.setattr(warpwar_host, "render_report", quick)
+    monkeypatch.setattr(warpwar_host, "results_of", noted)
+    monkeypatch.setattr(render_results, "render_report", quick)
     return watched
 
 
@@ -84,7 +87,8 @@ def new_game(store: Store) -> None:
         PlayerRecord(game_id=GAME, player_id=p, name=p, address=f"{p.lower()}@example.org", code_hash="x")
         for p in PLAYERS
     ]
-    state_json = warpwar_host.WarpWarHost().new_state(options.model_dump_json(), seats, 3)
+    in_order = [Seat(player_id=p.player_id, name=p.name) for p in seats]
+    state_json = warpwar_host.WarpWarTurns().new_state(GAME, options.model_dump_json(), in_order, 3)
     setup = GameSetup(options_json=options.model_dump_json(), seats=len(PLAYERS))
     record = GameRecord(game_id=GAME, title="Four", status="open", setup=setup, combat_mode="standing")
     store.create_game(due.start(record, state_json, START), seats, state_json)

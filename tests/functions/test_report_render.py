@@ -39,7 +39,7 @@ def rendered(red_name: str = "Ann", game_id: str = "demo") -> RenderedReport:
     game = sample_game(red_name=red_name, game_id=game_id)
     view = game.view("Red")
     report = build_report(view, game.events, game.results, SAMPLE_SHEET, SAMPLE_DEADLINE, game.order_texts)
-    return render_report(report, map_picture(view, game.events))
+    return render_report("warpwar", report, map_picture(view, game.events))
 
 
 @cache

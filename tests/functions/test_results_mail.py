@@ -1,19 +1,22 @@
-"""Every player's results mail (functions/host/results.py, warpwar_host.py): what it holds and
-how it is built into MIME (functions/mail/compose.py)."""
+"""Every player's results mail (engine/warpwar/host.py, functions/render/results.py,
+functions/host/results.py): what it holds and how it is built into MIME
+(functions/mail/compose.py)."""
 
 from __future__ import annotations
 
 import json
 from datetime import UTC, datetime
 
+from engine.core.turnhost import Deadlines
 from engine.warpwar import robot
 from engine.warpwar.game import Setup, WarpWar
+from engine.warpwar.host import WarpWarTurns, pending
 from engine.warpwar.state import GameConfig, GameState, PlayerSpec, Scenario, Stage, Visibility
 from engine.warpwar.views import player_view
 from functions.host.deadlines import deadline_text
-from functions.host.results import Deadlines, results_mail
-from functions.host.warpwar_host import WarpWarHost, pending
+from functions.host.results import results_mail
 from functions.mail.compose import compose
+from functions.render.results import render_results
 from functions.store import GameRecord, PlayerRecord
 
 GAME = GameRecord(game_id="g1", title="Test", status="running")
@@ -46,7 +49,9 @@ def in_combat() -> GameState:
 
 def test_the_results_mail_has_text_html_an_inline_map_and_the_files() -> None:
     # Given a new game's opening, rendered for player P1
-    rendered = WarpWarHost().opening(opening().model_dump_json()).render("P1", DEADLINES)
+    rendered = render_results(
+        "warpwar", WarpWarTurns().opening(opening().model_dump_json()).results("P1", DEADLINES)
+    )
     # When it is built into a mail
     message = compose(results_mail(GAME, ONE, rendered), "warpmail@warpmail.test", "warpmail.test")
     # Then it is text and HTML showing the map inline, with the SVG map and the JSON report attached
@@ -65,7 +70,9 @@ def test_the_results_mail_has_text_html_an_inline_map_and_the_files() -> None:
 def test_a_player_in_combat_gets_the_combat_sheet_with_the_round_deadline() -> None:
     state = in_combat()
     sides = sorted({s.owner for s in state.ships.values() if s.location == state.combats[0].star})
-    rendered = WarpWarHost().opening(state.model_dump_json()).render(sides[0], DEADLINES)
+    rendered = render_results(
+        "warpwar", WarpWarTurns().opening(state.model_dump_json()).results(sides[0], DEADLINES)
+    )
     assert rendered.kind == "combat"
     assert "combat at" in rendered.subject
     assert "COMBAT" in rendered.text and "ROUND 1" in rendered.text.upper()

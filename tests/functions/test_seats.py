@@ -9,11 +9,12 @@ from email.message import EmailMessage
 
 import pytest
 
-from functions.host import turns, warpwar_host
+from functions.host import turns
 from functions.host.bulletin import with_bulletin
 from functions.host.names import NAME_RULE
 from functions.host.seats import SeatError, current_report, notice_mail, seat_player, welcome_mail
 from functions.mail.codes import code_matches
+from functions.render import results as render_results
 from functions.render.report import RenderedReport
 from functions.resources import Settings
 from functions.store import PlayerRecord, Store
@@ -176,9 +177,9 @@ def test_the_bulletin_is_printed_in_the_next_results_only(
     store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(
-        warpwar_host,
+        render_results,
         "render_report",
-        lambda report, picture: RenderedReport(
+        lambda game, report, picture, templates: RenderedReport(
             text=report.sheet, html="<body></body>", png=b"", svg="", json=""
         ),
     )

@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
 from email.utils import format_datetime
+from pathlib import Path
 
 import pytest
 
@@ -17,7 +18,8 @@ from engine.warpwar.mailgame import WarpWarMail
 from engine.warpwar.report import Report
 from engine.warpwar.state import GameConfig, GameState, PlayerSpec, Scenario, Stage, Visibility
 from engine.warpwar.views import player_view
-from functions.host import due, inbound, turns, warpwar_host
+from functions.host import due, inbound, turns
+from functions.render import results as render_results
 from functions.render.report import RenderedReport
 from functions.resources import Settings
 from functions.store import GameRecord, NewSubmission, PlayerRecord, Store, split_awaited
@@ -106,10 +108,10 @@ def subjects(mails: list[EmailMessage]) -> list[str]:
 def quick_rendering(monkeypatch: pytest.MonkeyPatch) -> None:
     """Reports rendered without drawing the map (tests/functions/test_results_mail.py draws it)."""
 
-    def render(report: Report, picture: Picture) -> RenderedReport:
+    def render(game: str, report: Report, picture: Picture, templates: Path) -> RenderedReport:
         return RenderedReport(text=report.sheet, html="<p></p>", png=b"", svg="", json="{}")
 
-    monkeypatch.setattr(warpwar_host, "render_report", render)
+    monkeypatch.setattr(render_results, "render_report", render)
 
 
 @pytest.fixture

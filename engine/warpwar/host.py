@@ -1,7 +1,8 @@
-"""WarpWar behind the turn service (functions/host/results.py ``GameHost``): what the game waits
-for, a step played through the engine's game interface (engine/games.py), the robots' orders
-written from their own view and read as a player's mail is read (engine/warpwar/mailgame.py),
-and each player's results rendered (report, map, orders or combat sheet).
+"""WarpWar behind the turn service (engine/core/turnhost.py ``TurnGame``): what the game waits
+for, a step played through the engine's game interface (engine/warpwar/game.py), the robots'
+orders written from their own view and read as a player's mail is read
+(engine/warpwar/mailgame.py), and each player's results as data (report, map, orders or combat
+sheet), which the host renders with the templates in functions/templates/warpwar/.
 
 A step is one player-turn (Build and Movement; it pauses when it starts combats), or one round
 of every combat of the player-turn. Combats at different stars are fought side by side: their
@@ -13,57 +14,49 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal
-
-from pydantic import BaseModel, ConfigDict, Field
 
 from engine.core.mailgame import CombatScope, ScopedOrders, combat_parts, combat_scope, turn_scope
-from engine.games import WARPWAR
+from engine.core.turnhost import (
+    CombatMode,
+    Deadlines,
+    Page,
+    Pending,
+    Played,
+    Results,
+    Seat,
+    TurnMode,
+    Wanted,
+)
 from engine.warpwar import robot
 from engine.warpwar.classic_map import classic_map
 from engine.warpwar.events import AnyEvent, BaseDestroyed, CombatBegan, PlayerEliminated
+from engine.warpwar.game import WarpWar
 from engine.warpwar.lang.check import where
 from engine.warpwar.lang.printer import order_text
 from engine.warpwar.lang.sheet import combat_sheet, orders_sheet
 from engine.warpwar.mailgame import WarpWarMail, fought_in
-from engine.warpwar.mapgen import MapSpec, generate_map
+from engine.warpwar.mapgen import generate_map
+from engine.warpwar.options import WarpWarOptions
 from engine.warpwar.orders import OrderResult, RoundOrders, TurnOrders
 from engine.warpwar.picture import map_picture
+from engine.warpwar.replay import replay
 from engine.warpwar.report import build_report
 from engine.warpwar.standings import final_picture, final_view, frames, standings
-from engine.warpwar.state import GameConfig, GameState, MapKnowledge, PlayerSpec, Scenario, Stage, Visibility
+from engine.warpwar.state import GameConfig, GameState, PlayerSpec, Stage
 from engine.warpwar.summary import RULES_SUMMARY
 from engine.warpwar.turn import Outcome, new_game
 from engine.warpwar.views import PlayerView, player_view
-from functions.host.results import CombatMode, Deadlines, Pending, Played, Rendered, TurnMode, Wanted
-from functions.mail.compose import Attachment
-from functions.render.replay import render_replay
-from functions.render.report import MAP_CONTENT_ID, render_report
-from functions.store.records import PlayerRecord
 
 GAME_NAME = "WarpWar"
 ROUND_LIMIT = 500
 """Rounds fought from standing orders in one step before giving up: combat ends long before
 (rules VII: a retreat, a side destroyed, or rounds without damage past Screens)."""
+WARPWAR = WarpWar()
 
 
-class WarpWarOptions(BaseModel):
-    """A WarpWar game's own options (``GameSetup.options_json``): the scenario, who sees what,
-    the map (the classic one, or one generated from a ``MapSpec`` with ``map_seed``, the game's
-    seed when None) and the game-turn limit."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    scenario: Scenario = Scenario.BASIC
-    visibility: Visibility = Visibility.OPEN
-    map_knowledge: MapKnowledge = MapKnowledge.FULL
-    map: Literal["classic"] | MapSpec = "classic"
-    map_seed: int | None = None
-    turn_limit: int | None = Field(None, ge=1)
-
-
-class WarpWarHost:
+class WarpWarTurns:
     key = WARPWAR.key
+    name = GAME_NAME
 
     def pending(self, state_json: str, turn_mode: TurnMode, combat_mode: CombatMode) -> Pending | None:
         return pending(GameState.model_validate_json(state_json), turn_mode, combat_mode)
@@ -107,13 +100,16 @@ class WarpWarHost:
         state = GameState.model_validate_json(state_json)
         return _played(_Step(Outcome(state=state, events=[], results=[]), state.active_player.id))
 
-    def replay(self, steps: Sequence[Played], player: str) -> Attachment:
+    def replay(self, steps: Sequence[Played], player: str) -> Page:
         parts = [part for step in steps for part in _steps_of(step)]
         state = parts[-1].outcome.state
         turns = frames([(part.outcome.state, part.outcome.events) for part in parts])
-        html = render_replay(state.config.game_id, player, standings(state), turns)
-        return Attachment(
-            filename=f"{state.config.game_id}-replay.html", content_type="text/html", data=html.encode()
+        game_id = state.config.game_id
+        return Page(
+            filename=f"{game_id}-replay.html",
+            content_type="text/html",
+            template="replay.html",
+            model=replay(game_id, player, standings(state), turns),
         )
 
     def ending(self, state_json: str) -> str | None:
@@ -123,18 +119,21 @@ class WarpWarHost:
     def rules_summary(self) -> str:
         return RULES_SUMMARY
 
-    def new_state(self, options_json: str, players: Sequence[PlayerRecord], seed: int) -> str:
+    def check_options(self, options_json: str) -> str:
+        return WarpWarOptions.model_validate_json(options_json).model_dump_json()
+
+    def new_state(self, game_id: str, options_json: str, seats: Sequence[Seat], seed: int) -> str:
         options = WarpWarOptions.model_validate_json(options_json)
-        if not players:
+        if not seats:
             raise ValueError("a game needs its players")
-        if options.map != "classic" and options.map.players != len(players):
-            raise ValueError(f"the map was made for {options.map.players} players, not {len(players)}")
+        if options.map != "classic" and options.map.players != len(seats):
+            raise ValueError(f"the map was made for {options.map.players} players, not {len(seats)}")
         config = GameConfig(
-            game_id=players[0].game_id,
+            game_id=game_id,
             scenario=options.scenario,
             visibility=options.visibility,
             map_knowledge=options.map_knowledge,
-            players=tuple(PlayerSpec(id=p.player_id, name=p.name) for p in players),
+            players=tuple(PlayerSpec(id=seat.player_id, name=seat.name) for seat in seats),
             turn_limit=options.turn_limit,
         )
         map_seed = seed if options.map_seed is None else options.map_seed
@@ -260,10 +259,10 @@ def _played(*steps: _Step) -> Played:
     state = last.outcome.state
     events = [event for step in steps for event in step.outcome.events]
 
-    def render(player: str, deadlines: Deadlines) -> Rendered:
+    def results(player: str, deadlines: Deadlines) -> Results:
         own = [result for step in steps if step.actor == player for result in step.outcome.results]
         written = [text for step in steps if step.actor == player for text in step.texts]
-        return render_results(player, state, events, own, written, deadlines)
+        return results_of(player, state, events, own, written, deadlines)
 
     told = _told(last)
 
@@ -274,7 +273,7 @@ def _played(*steps: _Step) -> Played:
         state_json=state.model_dump_json(),
         turn=state.turn,
         over=state.stage is Stage.OVER,
-        render=render,
+        results=results,
         tells=tells,
         account=steps,
     )
@@ -295,7 +294,7 @@ def _told(step: _Step) -> set[str] | None:
     Base or was eliminated, and in cycle mode, when a game-turn begins, everyone (each player's
     orders are awaited at once). The others have nothing to do until their own player-turn, and
     its mail carries every step since their last (the turn service joins them:
-    ``GameHost.joined``): so each player is rendered and mailed about twice a game-turn, not
+    ``TurnGame.joined``): so each player is rendered and mailed about twice a game-turn, not
     once per player-turn (N² reports a game-turn in a game of N)."""
     state, before = step.outcome.state, step.before
     if before is None or state.stage is Stage.OVER:
@@ -326,15 +325,15 @@ def _fighting(state: GameState) -> set[str]:
     }
 
 
-def render_results(
+def results_of(
     player: str,
     state: GameState,
     events: Sequence[AnyEvent],
     results: Sequence[OrderResult],
     order_texts: Sequence[str],
     deadlines: Deadlines,
-) -> Rendered:
-    """``player``'s report of a step: what they saw happen, their orders' fate, where they
+) -> Results:
+    """``player``'s results of a step: what they saw happen, their orders' fate, where they
     stand, the map, and the sheet to fill in next (the combat sheet while they fight)."""
     over = state.stage is Stage.OVER
     # The game over, the fog of war lifts: the whole map and every side's standing.
@@ -343,22 +342,13 @@ def render_results(
     final = standings(state) if over else None
     report = build_report(view, events, results, _sheet(view, deadline), deadline, order_texts, final)
     picture = final_picture(state, player, events) if over else map_picture(view, events)
-    rendered = render_report(report, picture)
-    stem = f"{view.game_id}-turn-{view.turn}"
-    files = (
-        Attachment(
-            filename="map.png", content_type="image/png", data=rendered.png, content_id=MAP_CONTENT_ID
-        ),
-        Attachment(filename=f"{stem}-map.svg", content_type="image/svg+xml", data=rendered.svg.encode()),
-        Attachment(filename=f"{stem}.json", content_type="application/json", data=rendered.json.encode()),
-    )
-    return Rendered(
+    return Results(
         subject=_subject(view),
-        text=rendered.text,
-        html=rendered.html,
-        files=files,
+        report=report,
+        picture=picture,
         game_name=GAME_NAME,
         kind="combat" if view.combats else "results",
+        stem=f"{view.game_id}-turn-{view.turn}",
     )
 
 
