@@ -1,16 +1,16 @@
-"""The acknowledgement mail rendered (functions/render/ack.py): readable anywhere, nothing a player
-writes can inject into it."""
+"""The acknowledgement mail rendered (functions/render/acks.py with the templates warpwar/ack.txt
+and ack.html): readable anywhere, nothing a player writes can inject into it."""
 
 from __future__ import annotations
 
 from engine.warpwar.lang.ack import acknowledge
-from functions.render.ack import WIDTH, render_ack
+from functions.render.acks import WIDTH, render_game_ack
 from tests.engine.lang.test_ack import MAIL, fleet
 from tests.engine.lang.test_check import view_of
 
 
 def test_text_and_html_carry_the_verdict_orders_problems_and_forecast() -> None:
-    text, html = render_ack(acknowledge(MAIL, view_of(fleet()), deadline="Friday 18:00 UTC"))
+    text, html = render_game_ack("warpwar", acknowledge(MAIL, view_of(fleet()), deadline="Friday 18:00 UTC"))
     for part in (text, html):
         assert "2 orders understood and submitted" in part
         assert "BUILD WARPSHIP AT 0101 PD=6 B=3 S=2" in part
@@ -23,13 +23,13 @@ def test_text_and_html_carry_the_verdict_orders_problems_and_forecast() -> None:
 def test_plain_text_fits_78_columns() -> None:
     long_line = "MOVE W3 " + " ".join(["0707"] * 40)
     body = MAIL.replace("MOVE W3 0707", long_line)
-    text, _ = render_ack(acknowledge(body, view_of(fleet()), deadline="x" * 120))
+    text, _ = render_game_ack("warpwar", acknowledge(body, view_of(fleet()), deadline="x" * 120))
     assert max(len(line) for line in text.splitlines()) <= WIDTH
 
 
 def test_player_text_comes_out_escaped_in_html_and_literal_in_text() -> None:
     body = MAIL.replace("MOVE W3 0707", "MOVE W3 <script>alert(1)</script> {{ x }}")
-    text, html = render_ack(acknowledge(body, view_of(fleet())))
+    text, html = render_game_ack("warpwar", acknowledge(body, view_of(fleet())))
     assert "<script>" not in html
     assert "&lt;script&gt;" in html
     assert "{{ x }}" in html
@@ -38,8 +38,8 @@ def test_player_text_comes_out_escaped_in_html_and_literal_in_text() -> None:
 
 def test_the_answer_says_whether_the_orders_are_in_or_only_kept() -> None:
     # Given a mail with a refused line, then the same mail saying DONE
-    kept = render_ack(acknowledge(MAIL, view_of(fleet())))
-    done = render_ack(acknowledge(MAIL.replace("END", "DONE\nEND"), view_of(fleet())))
+    kept = render_game_ack("warpwar", acknowledge(MAIL, view_of(fleet())))
+    done = render_game_ack("warpwar", acknowledge(MAIL.replace("END", "DONE\nEND"), view_of(fleet())))
     # Then the first is kept but not counted as in, with the way out; the second is in
     for part in kept:
         assert "Kept, but not counted as in until you fix the line with problems" in part

@@ -27,7 +27,7 @@ from pathlib import Path
 import pytest
 
 from engine.warpwar.lang.ack import acknowledge
-from functions.render.ack import render_ack
+from functions.render.acks import render_game_ack
 from functions.render.notice import render_notice
 from tests.engine.lang.test_ack import MAIL, fleet
 from tests.engine.lang.test_check import view_of
@@ -47,7 +47,9 @@ SCREEN_TIMEOUT = 90
 @cache
 def mails() -> dict[str, str]:
     """The HTML of each kind of mail the host sends, with content in every part."""
-    _, ack = render_ack(acknowledge(MAIL, view_of(fleet()), deadline="Friday 14 March, 18:00 UTC"))
+    _, ack = render_game_ack(
+        "warpwar", acknowledge(MAIL, view_of(fleet()), deadline="Friday 14 March, 18:00 UTC")
+    )
     _, notice = render_notice(
         "Game demo: turn 3 is waiting for your orders",
         [

@@ -22,6 +22,12 @@ from engine.warpwar.lang.printer import combat_order_text, order_text
 from engine.warpwar.orders import RoundOrders, TurnOrders
 from engine.warpwar.views import PlayerView
 
+READY = "Your orders are in."
+NOT_READY = (
+    "Kept, but not counted as in until you fix the {lines} with problems (send them again, with ADD) "
+    "or send DONE; at the deadline these orders are used as they are."
+)
+
 
 class UnderstoodLine(BaseModel):
     """One accepted order: its canonical text (as it will be executed) and the line it came from."""
@@ -53,6 +59,36 @@ class Acknowledgement(BaseModel):
     """The mail has a line DONE (or READY)."""
     orders: TurnOrders
     rounds: tuple[RoundOrders, ...]
+
+    # What the acknowledgement mail shows (functions/templates/warpwar/ack.txt and ack.html).
+
+    @property
+    def title(self) -> str:
+        return f"Orders received: game {self.game_id}, turn {self.turn}, player {self.player}"
+
+    @property
+    def ready_line(self) -> str | None:
+        """Whether the orders submitted count as in (the game may play before the deadline), in
+        plain words; None when nothing was submitted."""
+        if not self.submitted:
+            return None
+        if self.ready:
+            return READY
+        refused = len({problem.line for problem in self.errors})
+        return NOT_READY.format(lines="line" if refused == 1 else f"{refused} lines")
+
+    @property
+    def rows(self) -> tuple[tuple[str, str], ...]:
+        """Each order understood as (the label of the line it came from, its text)."""
+        return tuple(("" if u.line is None else f"line {u.line}", u.text) for u in self.understood)
+
+    @property
+    def problems(self) -> tuple[str, ...]:
+        return tuple(p.describe() for p in self.errors)
+
+    @property
+    def cautions(self) -> tuple[str, ...]:
+        return tuple(p.describe() for p in self.warnings)
 
 
 def acknowledge(body: str, view: PlayerView, deadline: str | None = None) -> Acknowledgement:
