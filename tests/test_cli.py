@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from engine.warpwar.robot import Level
-from engine.warpwar.state import Scenario, Visibility
+from engine.warpwar.state import Scenario
 from functions.cli import main
 from functions.console import cli as console_cli
 
@@ -69,7 +69,7 @@ def test_local_hands_its_arguments_to_the_local_pipeline_commands(capsys: pytest
 
 @pytest.mark.parametrize(
     ("mirror", "engine"),
-    [(console_cli.Scenario, Scenario), (console_cli.Visibility, Visibility), (console_cli.RobotLevel, Level)],
+    [(console_cli.Scenario, Scenario), (console_cli.RobotLevel, Level)],
 )
 def test_the_command_lines_choices_are_the_engines(mirror: type[StrEnum], engine: type[StrEnum]) -> None:
     assert [m.value for m in mirror] == [m.value for m in engine]

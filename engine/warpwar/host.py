@@ -36,7 +36,7 @@ from engine.warpwar.lang.printer import order_text
 from engine.warpwar.lang.sheet import combat_sheet, orders_sheet
 from engine.warpwar.mailgame import WarpWarMail, fought_in
 from engine.warpwar.mapgen import generate_map
-from engine.warpwar.options import WarpWarOptions
+from engine.warpwar.options import read_options
 from engine.warpwar.orders import OrderResult, RoundOrders, TurnOrders
 from engine.warpwar.picture import map_picture
 from engine.warpwar.replay import replay
@@ -120,14 +120,15 @@ class WarpWarTurns:
         return RULES_SUMMARY
 
     def check_options(self, options_json: str) -> str:
-        return WarpWarOptions.model_validate_json(options_json).model_dump_json()
+        return read_options(options_json).model_dump_json()
 
     def new_state(self, game_id: str, options_json: str, seats: Sequence[Seat], seed: int) -> str:
-        options = WarpWarOptions.model_validate_json(options_json)
+        options = read_options(options_json)
         if not seats:
             raise ValueError("a game needs its players")
-        if options.map != "classic" and options.map.players != len(seats):
-            raise ValueError(f"the map was made for {options.map.players} players, not {len(seats)}")
+        spec = options.map_spec(game_id, len(seats))
+        if spec is not None and spec.players != len(seats):
+            raise ValueError(f"the map was made for {spec.players} players, not {len(seats)}")
         config = GameConfig(
             game_id=game_id,
             scenario=options.scenario,
@@ -137,7 +138,7 @@ class WarpWarTurns:
             turn_limit=options.turn_limit,
         )
         map_seed = seed if options.map_seed is None else options.map_seed
-        star_map = classic_map() if options.map == "classic" else generate_map(options.map, map_seed)
+        star_map = classic_map() if spec is None else generate_map(spec, map_seed)
         return new_game(config, star_map, seed).state.model_dump_json()
 
 

@@ -6,12 +6,15 @@ backend. A refusal is one red line and exit code 1 (functions/cli.py ``main``).
 
 The services, the store and the game are imported by the command that runs, never here: typer
 builds the whole command tree for ``--help`` and tab completion, which must answer at once.
-The option choices taken from the engine (:class:`Scenario`, :class:`Visibility`,
-:class:`RobotLevel`) are therefore mirrored here; tests/test_cli.py holds them to the engine's.
+The option choices taken from the engine (:class:`Scenario`, :class:`RobotLevel`, for the
+demo and the robots) are therefore mirrored here; tests/test_cli.py holds them to the engine's.
+A game's own options (``game create --scenario``, ``--option key=value``) are not: the game
+checks them (``TurnGame.check_options``).
 """
 
 from __future__ import annotations
 
+import json
 import secrets
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -37,17 +40,10 @@ if TYPE_CHECKING:
 
 
 class Scenario(StrEnum):
-    """engine.warpwar.state.Scenario's values."""
+    """The demo's scenarios: engine.warpwar.state.Scenario's values."""
 
     BASIC = "basic"
     ADVANCED = "advanced"
-
-
-class Visibility(StrEnum):
-    """engine.warpwar.state.Visibility's values."""
-
-    OPEN = "open"
-    BLIND = "blind"
 
 
 class TurnMode(StrEnum):
@@ -58,11 +54,6 @@ class TurnMode(StrEnum):
 class CombatMode(StrEnum):
     MAIL = "mail"
     STANDING = "standing"
-
-
-class MapKind(StrEnum):
-    CLASSIC = "classic"
-    GENERATED = "generated"
 
 
 class MissedAction(StrEnum):
@@ -145,19 +136,25 @@ def game_create(
     ctx: typer.Context,
     game_id: GAME,
     title: Annotated[str, typer.Option(help="The game's title (default: its id).")] = "",
-    game: Annotated[str, typer.Option(help="Which game.")] = "warpwar",
-    scenario: Annotated[Scenario, typer.Option(help="WarpWar scenario.")] = Scenario.BASIC,
+    game: Annotated[
+        str | None, typer.Option(help="Which game (a key: warpwar, ...; default: the host's first).")
+    ] = None,
+    scenario: Annotated[str | None, typer.Option(help="Game option: the scenario (basic, advanced).")] = None,
     map_kind: Annotated[
-        MapKind, typer.Option("--map", help="The classic map, or one generated.")
-    ] = MapKind.CLASSIC,
+        str | None, typer.Option("--map", help="Game option: the map (classic, or generated).")
+    ] = None,
     map_seed: Annotated[
-        int | None, typer.Option(help="Seed of a generated map (default: the game's seed).")
+        int | None, typer.Option(help="Game option: seed of a generated map (default: the game's seed).")
     ] = None,
     hexes: Annotated[
-        int | None, typer.Option(help="Hexes of a generated map (at least 400, 100 per player).")
+        int | None, typer.Option(help="Game option: hexes of a generated map (at least 400, 100 per player).")
     ] = None,
     size: Annotated[
-        str | None, typer.Option(help="Size of a generated map, WIDTHxHEIGHT (e.g. 30x20).")
+        str | None, typer.Option(help="Game option: size of a generated map, WIDTHxHEIGHT (e.g. 30x20).")
+    ] = None,
+    option: Annotated[
+        list[str] | None,
+        typer.Option(help="Any option of the game, KEY=VALUE (the value as JSON, else text); repeatable."),
     ] = None,
     seats: Annotated[int, typer.Option("--players", min=2, max=8, help="Number of players (2-8).")] = 2,
     turn_mode: Annotated[
@@ -166,9 +163,11 @@ def game_create(
     combat_mode: Annotated[
         CombatMode, typer.Option(help="Combat rounds by mail, or standing orders.")
     ] = CombatMode.MAIL,
-    visibility: Annotated[Visibility, typer.Option(help="Open, or blind (refereed).")] = Visibility.OPEN,
+    visibility: Annotated[
+        str | None, typer.Option(help="Game option: who sees what (open, or blind: refereed).")
+    ] = None,
     turn_limit: Annotated[
-        int | None, typer.Option(min=1, help="Game-turns before the game is scored.")
+        int | None, typer.Option(min=1, help="Game option: game-turns before the game is scored.")
     ] = None,
     deadline: Annotated[
         str | None, typer.Option(help="Deadline time of day, HH:MM (default: --turn-hours on).")
@@ -210,25 +209,22 @@ def game_create(
     seed: Annotated[int | None, typer.Option(help="Seed of the game's dice (default: a random one).")] = None,
 ) -> None:
     """Create a game in set-up: its options, its schedule; then open it or invite players."""
-    from engine.warpwar import state
     from functions.console import games
     from functions.store import Schedule
 
     now = _now()
-    setup = games.warpwar_setup(
-        games.WarpWarChoices(
-            seats=seats,
-            seed=secrets.randbelow(2**31) if seed is None else seed,
-            scenario=state.Scenario(scenario.value),
-            visibility=state.Visibility(visibility.value),
-            generated=map_kind is MapKind.GENERATED,
-            map_seed=map_seed,
-            hexes=hexes,
-            size=_size(size),
-            turn_limit=turn_limit,
-            map_name=title or game_id,
-        )
-    )
+    given = {
+        "scenario": scenario,
+        "visibility": visibility,
+        "map": map_kind,
+        "map_seed": map_seed,
+        "hexes": hexes,
+        "size": size,
+        "turn_limit": turn_limit,
+    }
+    options = {key: value for key, value in given.items() if value is not None} | _options(option or [])
+    key = game or games.default_game()
+    setup = games.game_setup(key, options, seats, secrets.randbelow(2**31) if seed is None else seed)
     plan = Schedule(
         deadline_time=None if deadline is None else read_time(deadline),
         timezone=read_timezone(timezone, now),
@@ -245,7 +241,7 @@ def game_create(
     spec = games.NewGame(
         game_id=game_id,
         title=title,
-        game=game,
+        game=key,
         setup=setup,
         schedule=plan,
         turn_mode=turn_mode.value,
@@ -263,13 +259,19 @@ def game_create(
     )
 
 
-def _size(written: str | None) -> tuple[int, int] | None:
-    if written is None:
-        return None
-    width, _, height = written.lower().partition("x")
-    if not (width.strip().isdigit() and height.strip().isdigit()):
-        raise ConsoleError(f"--size {written}: write WIDTHxHEIGHT, e.g. 30x20")
-    return int(width), int(height)
+def _options(written: Sequence[str]) -> dict[str, object]:
+    """``--option KEY=VALUE`` pairs as the game's options: a value that reads as JSON (a
+    number, true, an object) is that, any other is text."""
+    options: dict[str, object] = {}
+    for pair in written:
+        key, equals, value = pair.partition("=")
+        if not equals or not key.strip():
+            raise ConsoleError(f"--option {pair}: write KEY=VALUE, e.g. --option turn_limit=20")
+        try:
+            options[key.strip()] = json.loads(value)
+        except ValueError:
+            options[key.strip()] = value
+    return options
 
 
 @game_app.command("open")

@@ -7,21 +7,20 @@ by mail (JOIN).
 
 from __future__ import annotations
 
+import json
+from collections.abc import Mapping
 from datetime import datetime
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from engine.core.turnhost import Seat, TurnGame
-from engine.warpwar.mapgen import MapSpec
-from engine.warpwar.options import WarpWarOptions
-from engine.warpwar.state import Scenario, Visibility
+from engine.games import TURN_GAMES
 from functions.console.backend import Backend
 from functions.console.errors import ConsoleError, one_line
 from functions.console.lookup import change_game, require_game, seated
 from functions.console.mail import SentMail, is_problem, notify_all
 from functions.host import due, sending
 from functions.host.commands.join import free_player_id
-from functions.host.hosts import HOSTS
 from functions.mail.compose import valid_game_id
 from functions.mail.ses import MailNotSent
 from functions.store import (
@@ -38,6 +37,11 @@ PROBLEMS_SHOWN = 10
 """Mail problems ``show`` lists (the latest)."""
 
 
+def default_game() -> str:
+    """The game ``create`` makes when none is named: the first the host plays."""
+    return next(iter(TURN_GAMES))
+
+
 class NewGame(BaseModel):
     """What ``create`` makes: the game's own options are in ``setup`` (checked by its host)."""
 
@@ -45,7 +49,7 @@ class NewGame(BaseModel):
 
     game_id: str
     title: str = ""
-    game: str = "warpwar"
+    game: str = Field(default_factory=default_game)
     setup: GameSetup = GameSetup()
     schedule: Schedule = Schedule()
     turn_mode: str = "sequential"
@@ -56,53 +60,22 @@ class NewGame(BaseModel):
     gm_address: str = ""
 
 
-class WarpWarChoices(BaseModel):
-    """What the GM chooses for a WarpWar game (``warpwar_setup`` makes its ``GameSetup``)."""
-
-    seats: int = 2
-    seed: int = 1
-    scenario: Scenario = Scenario.BASIC
-    visibility: Visibility = Visibility.OPEN
-    generated: bool = False
-    """A map generated for the game; else the classic map (two players)."""
-    map_seed: int | None = None
-    hexes: int | None = None
-    size: tuple[int, int] | None = None
-    """(width, height) of a generated map: screen columns, and hexes in each."""
-    turn_limit: int | None = None
-    map_name: str = "New map"
-
-
-def warpwar_setup(choices: WarpWarChoices) -> GameSetup:
-    """The ``GameSetup`` of a WarpWar game; ConsoleError says what does not fit."""
-    if not choices.generated and (choices.hexes or choices.size or choices.map_seed is not None):
-        raise ConsoleError("--hexes, --size and --map-seed are for a generated map: add --map generated")
-    width, height = choices.size or (None, None)
+def game_setup(game: str, options: Mapping[str, object], seats: int, seed: int) -> GameSetup:
+    """The ``GameSetup`` of a game of ``game`` (a key of engine/games.py) with the options the GM
+    gave (the game's own, by name: ``{"scenario": "advanced"}``), checked and completed with
+    their defaults by the game; ConsoleError names the option that does not fit."""
+    host = host_of(game)
     try:
-        game_map: MapSpec | str = "classic"
-        if choices.generated:
-            game_map = MapSpec(
-                name=choices.map_name, players=choices.seats, hexes=choices.hexes, width=width, height=height
-            )
-        options = WarpWarOptions.model_validate(
-            {
-                "scenario": choices.scenario,
-                "visibility": choices.visibility,
-                "map": game_map,
-                "map_seed": choices.map_seed,
-                "turn_limit": choices.turn_limit,
-            }
-        )
-        return GameSetup(options_json=options.model_dump_json(), seed=choices.seed, seats=choices.seats)
+        options_json = host.check_options(json.dumps(options))
     except ValueError as error:
-        raise ConsoleError(one_line(error)) from error
+        raise ConsoleError(f"the {host.name} options do not fit: {one_line(error)}") from error
+    return GameSetup(options_json=options_json, seed=seed, seats=seats)
 
 
 def host_of(game: str) -> TurnGame:
-    host = HOSTS.get(game)
-    if host is None:
-        raise ConsoleError(f"this host plays {', '.join(sorted(HOSTS))}, not {game}")
-    return host
+    if game not in TURN_GAMES:
+        raise ConsoleError(f"this host plays {', '.join(sorted(TURN_GAMES))}, not {game}")
+    return TURN_GAMES[game]
 
 
 def check_options(host: TurnGame, game_id: str, setup: GameSetup) -> None:

@@ -18,7 +18,7 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from functions.console.backend import LocalBackend
-from functions.console.games import NewGame, WarpWarChoices, create_game, start_game, warpwar_setup
+from functions.console.games import NewGame, create_game, default_game, game_setup, start_game
 from functions.console.players import invite
 from functions.local.host import LocalHost
 from functions.mail.codes import ALPHABET
@@ -58,8 +58,9 @@ def new_play(host: LocalHost, address: str, robot: str, now: datetime) -> NewPla
         backend = LocalBackend(host.root, host=host)
         game_id = free_game_id(backend.store)
         title = f"You against the {robot} robot"
-        setup = warpwar_setup(WarpWarChoices(seed=secrets.randbelow(2**31)))
-        create_game(backend, NewGame(game_id=game_id, title=title, setup=setup), now)
+        game = default_game()
+        setup = game_setup(game, {}, seats=2, seed=secrets.randbelow(2**31))
+        create_game(backend, NewGame(game_id=game_id, title=title, game=game, setup=setup), now)
         invited = invite(backend, game_id, address, now, name="You")
         welcome = host.collect()
         start_game(backend, game_id, now, fill=robot)

@@ -48,6 +48,32 @@ def test_refusals_are_one_clear_line(console: KeptOpen, capsys: pytest.CaptureFi
     assert "has 0 of 2 seats taken" in refused(capsys, "game", "start", "x2")
 
 
+def test_a_games_own_options_are_checked_by_the_game_and_named_when_wrong(
+    console: KeptOpen, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A flag or an --option the game does not take, or a value it refuses, names the option
+    assert "scenario: Input should be 'basic' or 'advanced'" in refused(
+        capsys, "game", "create", "o1", "--scenario", "epic"
+    )
+    assert "colour: Extra inputs are not permitted" in refused(
+        capsys, "game", "create", "o1", "--option", "colour=red"
+    )
+    assert "hexes and size are for a generated map" in refused(
+        capsys, "game", "create", "o1", "--hexes", "500"
+    )
+    assert "write KEY=VALUE" in refused(capsys, "game", "create", "o1", "--option", "turn_limit")
+    assert "this host plays warpwar, not chess" in refused(capsys, "game", "create", "o1", "--game", "chess")
+    assert console.store.game("o1") is None
+    # Flags and --option pairs given go into the options the game stores, completed by it
+    created = ("game", "create", "o1", "--game", "warpwar", "--players", "3", "--map", "generated")
+    assert warpmail(*created, "--hexes", "600", "--option", "turn_limit=12", "--visibility", "blind") == 0
+    game = console.store.game("o1")
+    assert game is not None and game.game == "warpwar" and game.setup.seats == 3
+    options = json.loads(game.setup.options_json)
+    assert (options["map"], options["hexes"], options["turn_limit"]) == ("generated", 600, 12)
+    assert (options["visibility"], options["scenario"]) == ("blind", "basic")
+
+
 def test_a_local_folder_held_beyond_the_wait_is_refused(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -102,7 +102,9 @@ def test_walking_through_the_guide_runs_a_three_player_blind_game(walked: Walked
     assert game is not None
     # 1. Create: a blind game for three on a generated map, with the schedule asked for.
     options = WarpWarOptions.model_validate_json(game.setup.options_json)
-    assert options.visibility == "blind" and options.map != "classic" and options.map.players == 3
+    assert options.visibility == "blind" and options.map == "generated" and options.hexes == 600
+    spec = options.map_spec(game.game_id, game.setup.seats)
+    assert spec is not None and spec.players == 3
     assert game.schedule.deadline_time == "18:00" and game.schedule.timezone == "Europe/Paris"
     assert game.schedule.weekdays == (1, 2, 3, 4, 5) and game.schedule.missed_action == "standby"
     # 2. Sign-up by mail, 3. invitations: everyone had a welcome with a secret code.
