@@ -6,7 +6,7 @@ Timed, per player report: the report model and the map picture built from the pl
 events, then the text and HTML (Jinja2 templates), the map as SVG and as PNG (that SVG rendered
 by resvg), and the JSON. Two games:
 
-* classic: the scripted sample game (functions/render/sample.py): Red's report at the start of
+* classic: the scripted sample game (engine/warpwar/sample.py): Red's report at the start of
   turn 3, after two combats (the report in docs/report-sample.*).
 * large: the large-game benchmark's blind 8-player game on a generated map of 2,000+ hexes with
   3,000 ships (benchmarks/large_game.py), after one game-turn with 50 battles; P1's report of
@@ -27,9 +27,9 @@ from engine.warpwar.events import AnyEvent
 from engine.warpwar.orders import OrderResult
 from engine.warpwar.picture import map_picture
 from engine.warpwar.report import build_report
+from engine.warpwar.sample import SAMPLE_DEADLINE, SAMPLE_SHEET, sample_game
 from engine.warpwar.views import PlayerView, player_view
 from functions.render.report import RenderedReport, render_report
-from functions.render.sample import SAMPLE_DEADLINE, SAMPLE_SHEET, sample_game
 
 CLASSIC_TARGET = 0.150
 LARGE_TARGET = 1.0

@@ -1,8 +1,8 @@
 """The games WarpMail hosts, by key. The typed loaders make mypy check that each game keeps to
 the host's interfaces (engine/core/game.py, engine/core/mailgame.py, engine/core/turnhost.py).
 
-A game plugs in here, in each of the three registries, and with its templates in
-functions/templates/<key>/: the host names no game anywhere else.
+A game plugs in here, in each of the three registries (and ``DEMOS`` when it has a robot demo),
+and with its templates in functions/templates/<key>/: the host names no game anywhere else.
 
 A game's modules are imported on its first lookup, not with this module: importing WarpWar
 costs about half a second (its pydantic models), which a Lambda function that never meets a game
@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
+    from engine.core.demo import RobotDemo
     from engine.core.game import Game
     from engine.core.mailgame import MailGame
     from engine.core.turnhost import TurnGame
@@ -65,12 +66,24 @@ def _warpwar_turns() -> TurnGame:
     return WarpWarTurns()
 
 
+def _warpwar_demo() -> RobotDemo:
+    from engine.warpwar.demo import WarpWarDemo
+
+    return WarpWarDemo()
+
+
+DEFAULT_GAME = "warpwar"
+"""The game the host makes when none is named (the console's ``game create``, the demos)."""
+
 GAMES: Mapping[str, Game[Any, Any, Any, Any]] = Registry({"warpwar": _warpwar})
 
 MAIL_GAMES: Mapping[str, MailGame] = Registry({"warpwar": _warpwar_mail})
 
 TURN_GAMES: Mapping[str, TurnGame] = Registry({"warpwar": _warpwar_turns})
 """How the turn service plays each game, and what it mails its players."""
+
+DEMOS: Mapping[str, RobotDemo] = Registry({"warpwar": _warpwar_demo})
+"""The games with a robot demo (``warpmail demo``)."""
 
 
 def __getattr__(name: str) -> object:

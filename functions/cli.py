@@ -72,17 +72,15 @@ def demo(
 ) -> None:
     """Play a robot-vs-robot game on the classic map, printed in the rules' notation."""
     # Imported here, as every command's work: --help and tab completion must not load the game.
-    from engine.warpwar import state as game_state
-    from engine.warpwar.robot import Level
+    from engine.games import DEFAULT_GAME
     from functions.demo import play_demo
 
     folder = None if no_reports else out
-    levels = {"Red": Level(red.value), "Blue": Level(blue.value)}
-    state, log = play_demo(game_state.Scenario(scenario.value), seed, turn_limit, levels=levels, out=folder)
+    won, log = play_demo(DEFAULT_GAME, scenario.value, seed, turn_limit, (red.value, blue.value), folder)
     sys.stdout.write("\n".join(log) + "\n")
     if folder is not None:
         sys.stderr.write(f"Each player's report after every game-turn is in {folder}/turn-NN/\n")
-    raise typer.Exit(0 if state.winners else 1)
+    raise typer.Exit(0 if won else 1)
 
 
 @app.command(

@@ -14,7 +14,7 @@ from datetime import datetime
 from pydantic import BaseModel, ConfigDict, Field
 
 from engine.core.turnhost import Seat, TurnGame
-from engine.games import TURN_GAMES
+from engine.games import DEFAULT_GAME, TURN_GAMES
 from functions.console.backend import Backend
 from functions.console.errors import ConsoleError, one_line
 from functions.console.lookup import change_game, require_game, seated
@@ -38,8 +38,8 @@ PROBLEMS_SHOWN = 10
 
 
 def default_game() -> str:
-    """The game ``create`` makes when none is named: the first the host plays."""
-    return next(iter(TURN_GAMES))
+    """The game ``create`` makes when none is named."""
+    return DEFAULT_GAME
 
 
 class NewGame(BaseModel):

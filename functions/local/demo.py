@@ -10,6 +10,7 @@ function reads them and mails the acknowledgement). Every mail ends up in ``outb
 
 from __future__ import annotations
 
+import json
 import shutil
 import time
 from collections.abc import Callable
@@ -21,10 +22,8 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from engine.core.mailgame import combat_parts
-from engine.warpwar import robot
-from engine.warpwar.game import Setup, WarpWar
-from engine.warpwar.state import GameConfig, GameState, PlayerSpec, Scenario, Visibility
-from engine.warpwar.views import player_view
+from engine.core.turnhost import Seat
+from engine.games import DEFAULT_GAME, TURN_GAMES
 from functions.host import due
 from functions.local.host import LocalHost
 from functions.mail.codes import hash_code
@@ -60,15 +59,11 @@ def create_game(store: Store, seed: int, turn_limit: int, now: datetime) -> None
     """The demo game, running, Red to play first (unless it exists already: a restarted host)."""
     if store.game(GAME_ID) is not None:
         return
-    config = GameConfig(
-        game_id=GAME_ID,
-        scenario=Scenario.BASIC,
-        visibility=Visibility.OPEN,
-        players=(PlayerSpec(id=RED.player_id, name=RED.name), PlayerSpec(id=BLUE.player_id, name=BLUE.name)),
-        turn_limit=turn_limit,
-    )
-    state_json = WarpWar().new_game(Setup(config=config), seed).state.model_dump_json()
-    game = due.start(GameRecord(game_id=GAME_ID, title="WarpMail demo", status="open"), state_json, now)
+    seats = [Seat(player_id=p.player_id, name=p.name) for p in (RED, BLUE)]
+    options = TURN_GAMES[DEFAULT_GAME].check_options(json.dumps({"turn_limit": turn_limit}))
+    state_json = TURN_GAMES[DEFAULT_GAME].new_state(GAME_ID, options, seats, seed)
+    record = GameRecord(game_id=GAME_ID, title="WarpMail demo", status="open", game=DEFAULT_GAME)
+    game = due.start(record, state_json, now)
     players = [
         RED.model_copy(update={"code_hash": hash_code(RED_CODE)}),
         BLUE.model_copy(update={"code_hash": hash_code(RED_CODE + "-blue")}),
@@ -76,16 +71,9 @@ def create_game(store: Store, seed: int, turn_limit: int, now: datetime) -> None
     store.create_game(game, players, state_json)
 
 
-def red_mail_text(state: GameState, scope: str) -> str:
+def red_mail_text(state_json: str, scope: str) -> str:
     """What Red (written by the cadet robot) sends for ``scope``, with Red's secret code."""
-    view = player_view(state, RED.player_id)
-    fight = combat_parts(scope)
-    if fight is not None:
-        combat = next(c for c in state.combats if c.star == fight.star)
-        stream = robot.stream_for(state, RED.player_id, combat)
-        text = robot.write_round(view, fight.star, fight.round, stream)
-    else:
-        text = robot.write_turn(view, robot.stream_for(state, RED.player_id))
+    ((_, text),) = TURN_GAMES[DEFAULT_GAME].robot_orders(state_json, RED.player_id, "cadet", [scope])
     lines = text.splitlines()
     return "\n".join([lines[0], f"CODE {RED_CODE}", *lines[1:]]) + "\n"
 
@@ -159,13 +147,12 @@ def run_demo(
                 say(f"  waiting for the deadline: the clock moves to {clock:%Y-%m-%d %H:%M} UTC")
                 continue
             sent |= {(game.version, scope) for scope in scopes}
-            state = GameState.model_validate_json(state_json)
             for scope in scopes:
                 source = orders / file_name(scope) if orders is not None else None
                 if source is not None and source.exists():
                     raw = source.read_bytes()
                 else:
-                    raw = red_mail(red_mail_text(state, scope), host.resources.mail_domain, scope)
+                    raw = red_mail(red_mail_text(state_json, scope), host.resources.mail_domain, scope)
                 (host.inbox / file_name(scope)).write_bytes(raw)
                 if record is not None:
                     record.mkdir(parents=True, exist_ok=True)

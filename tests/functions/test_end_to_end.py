@@ -107,7 +107,7 @@ def send_red_mail(played: Played, game: GameRecord, state_json: str, scope: str)
     if example.exists():
         raw = example.read_bytes()
     else:
-        text = red_mail_text(GameState.model_validate_json(state_json), scope)
+        text = red_mail_text(state_json, scope)
         raw = red_mail(text, played.host.resources.mail_domain, scope)
     (played.host.inbox / name).write_bytes(raw)
     [key] = played.host.scan_inbox()

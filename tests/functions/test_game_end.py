@@ -25,6 +25,7 @@ from moto import mock_aws
 from engine.core.mailgame import combat_parts
 from engine.core.turnhost import Seat
 from engine.warpwar import robot
+from engine.warpwar.demo import PLAYERS as DEMO_PLAYERS
 from engine.warpwar.game import Setup, WarpWar
 from engine.warpwar.host import WarpWarTurns
 from engine.warpwar.mailgame import WarpWarMail
@@ -34,7 +35,6 @@ from engine.warpwar.state import GameConfig, GameState, Scenario, Stage, Visibil
 from engine.warpwar.views import player_view
 from functions import cli
 from functions.console import backend as backends
-from functions.demo import PLAYERS as DEMO_PLAYERS
 from functions.host import due, sending, turns
 from functions.mail.compose import KIND_HEADER
 from functions.resources import Settings
@@ -270,7 +270,7 @@ class Backend:
 
 
 def won_by_red() -> str:
-    """The state of the demo's game (functions/demo.py: seed 4, seven game-turns) between two
+    """The state of the demo's game (engine/warpwar/demo.py: seed 4, seven game-turns) between two
     robots, which Red wins at the turn limit."""
     config = GameConfig(game_id="won", scenario=Scenario.BASIC, players=DEMO_PLAYERS, turn_limit=7)
     state = WarpWar().new_game(Setup(config=config), 4).state

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from engine.core.picture import Picture
 from engine.warpwar.mapgen import MapSpec, generate_map
 from engine.warpwar.picture import map_picture
+from engine.warpwar.sample import sample_game
 from engine.warpwar.state import GameConfig, PlayerSpec
 from engine.warpwar.turn import new_game
 from engine.warpwar.views import player_view
@@ -30,7 +31,6 @@ from functions.render.mapimage import (
     svg_text,
     text_box,
 )
-from functions.render.sample import sample_game
 from tests.functions import pngfile
 
 INK = "#1b1f24"

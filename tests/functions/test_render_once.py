@@ -23,6 +23,7 @@ from engine.warpwar.mapgen import MapSpec
 from engine.warpwar.options import WarpWarOptions
 from engine.warpwar.picture import map_picture
 from engine.warpwar.report import Report
+from engine.warpwar.sample import sample_game
 from engine.warpwar.state import GameState
 from engine.warpwar.views import player_view
 from functions.host import due, turns
@@ -31,7 +32,6 @@ from functions.mail.ses import Mailer
 from functions.render import mapimage
 from functions.render import results as render_results
 from functions.render.report import RenderedReport
-from functions.render.sample import sample_game
 from functions.store import GameRecord, GameSetup, NewSubmission, PlayerRecord, Store, split_awaited
 
 GAME = "four"

@@ -2,7 +2,7 @@
 free text that must never break out of the templates.
 
 The golden files in tests/golden/ are the text, HTML and JSON of Red's report in the sample
-game (functions/render/sample.py). After a deliberate change to the report or its templates,
+game (engine/warpwar/sample.py). After a deliberate change to the report or its templates,
 regenerate them and review the diff:
 
     UPDATE_GOLDEN=1 python -m pytest tests/functions/test_report_render.py
@@ -21,9 +21,9 @@ import pytest
 
 from engine.warpwar.picture import map_picture
 from engine.warpwar.report import SCHEMA, build_report
+from engine.warpwar.sample import SAMPLE_DEADLINE, SAMPLE_SHEET, sample_game
 from functions.render.mapimage import WIDTH
 from functions.render.report import RenderedReport, render_report, row, wrap
-from functions.render.sample import SAMPLE_DEADLINE, SAMPLE_SHEET, sample_game
 from tests.functions import pngfile
 
 ROOT = Path(__file__).resolve().parents[2]
