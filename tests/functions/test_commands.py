@@ -9,11 +9,14 @@ from email.message import EmailMessage
 from typing import Any
 from zoneinfo import ZoneInfo, available_timezones
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.core.orderblock import find_block
+from engine.games import MAIL_GAMES, TURN_GAMES
 from engine.warpwar import crt
+from functions.host.commands import info
 from functions.host.commands.message import MESSAGE_CODE
 from functions.host.commands.reading import MAX_MESSAGE, Command, checked_body, find_command, message_text
 from functions.host.dates import read_date, read_days, read_period, read_zone, zone_suggestions
@@ -181,6 +184,37 @@ def test_help_on_an_unknown_topic_is_the_general_help() -> None:
     [reply] = mailer.sent
     assert "JOIN <game> <name>" in text_of(reply)
     assert "MOVE W3" in text_of(reply)
+
+
+def test_help_to_the_host_names_every_game_it_hosts(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Given a host with a second game registered beside WarpWar
+    monkeypatch.setattr(info, "MAIL_GAMES", {**MAIL_GAMES, "second": MAIL_GAMES["warpwar"]})
+    monkeypatch.setattr(info, "TURN_GAMES", {**TURN_GAMES, "second": Named()})
+    store, mailer = hosted(), ListMailer()
+    # When someone asks for HELP at the host's own address, naming no game
+    outcome = deliver(store, raw_mail("HELP", sender="new@example.com", to=f"warpmail@{DOMAIN}"), mailer)
+    # Then the answer names every game by its name and key, and explains no game's orders
+    assert (outcome.status, outcome.command) == ("command", "HELP")
+    [reply] = mailer.sent
+    text, html = text_of(reply), html_of(reply)
+    for part in (text, html):
+        assert "WarpWar (warpwar)" in part and "The Second Game (second)" in part
+        assert "JOIN &lt;game&gt; &lt;name&gt;" in part or "JOIN <game> <name>" in part
+        assert "MOVE W3" not in part
+    # And mail to a game gets that game's own orders, no list of games
+    deliver(store, raw_mail("HELP", sender="new@example.com"), mailer)
+    assert "MOVE W3" in text_of(mailer.sent[-1]) and "(second)" not in text_of(mailer.sent[-1])
+
+
+@dataclass(frozen=True)
+class Named:
+    name: str = "The Second Game"
+
+
+def html_of(message: EmailMessage) -> str:
+    part = message.get_body(preferencelist=("html",))
+    assert isinstance(part, EmailMessage)
+    return str(part.get_content())
 
 
 def test_help_is_not_sent_to_mail_failing_dmarc() -> None:

@@ -9,7 +9,7 @@ from email.message import EmailMessage
 from email.utils import format_datetime
 
 from engine.core.mailgame import combat_parts, turn_scope
-from engine.games import MAIL_GAMES
+from engine.games import MAIL_GAMES, TURN_GAMES
 from functions.host.commands.join import JOINS
 from functions.host.commands.message import MESSAGES, RELAYS_RECEIVED
 from functions.host.deadlines import deadline_text, fighting
@@ -17,9 +17,6 @@ from functions.host.received import DAY, LOOP, REFUSALS, Inbound, InboundOutcome
 from functions.mail.compose import MAIL_POLICY, game_address, message_id_for
 from functions.render.notice import render_host
 from functions.store import GameRecord, KeptResults, PlayerRecord, Submission
-
-DEFAULT_GAME = "warpwar"
-"""Whose order language HELP explains when the mail names no game."""
 
 HELP_ANSWERS = Limit("help", 3, DAY, "a day")
 """HELP answers to one address: the help does not change, so a third copy in a day is already
@@ -35,17 +32,21 @@ LIMITED = "{word}: not answered (rate-limited)"
 
 
 def send_help(mail: Inbound, topic: Sequence[str] = ()) -> InboundOutcome:
-    """The commands and the game's order language; ``HELP <topic>`` (e.g. ``HELP CRT``) answers
-    with the game's text on that topic instead, when it has one."""
+    """The commands and, for mail to a game, its order language; ``HELP <topic>`` (e.g. ``HELP
+    CRT``) answers with the game's text on that topic instead, when it has one. Mail naming no
+    game gets the games hosted here by name (and a topic any of them has)."""
     game = mail.store.game(mail.recipient_game) if mail.recipient_game else None
     address = mail.address or ""
     if not mail.allowed(HELP_ANSWERS, address, address, game.game_id if game else None):
         return mail.outcome("ignored", LIMITED.format(word="HELP"), game, command="HELP")
-    mailgame = MAIL_GAMES.get(game.game if game is not None else DEFAULT_GAME) or MAIL_GAMES[DEFAULT_GAME]
-    on_topic = mailgame.help_topic(" ".join(topic)) if topic else None
+    keys = [game.game] if game is not None and game.game in MAIL_GAMES else list(MAIL_GAMES)
+    asked = " ".join(topic)
+    on_topic = next((found for key in keys if asked and (found := MAIL_GAMES[key].help_topic(asked))), None)
+    own = MAIL_GAMES[keys[0]].help_text() if len(keys) == 1 else None
     context = {
         "game_id": game.game_id if game is not None else None,
-        "game_help": on_topic or mailgame.help_text(),
+        "game_help": on_topic or own,
+        "games": [] if game is not None else [(key, TURN_GAMES[key].name) for key in keys],
         "topic": on_topic is not None,
         "address": game_address(game.game_id, mail.settings.mail_domain) if game is not None else None,
         "limits": {
