@@ -1,6 +1,6 @@
 """The host's modules import only downward: no import circle anywhere in functions/ or engine/ (an
-import inside a function counts too), rendering lives in functions/render, and no host module
-grows past about 400 lines."""
+import inside a function counts too), rendering lives in functions/render, no host module
+grows past about 400 lines, and the host learns no game: it reaches games through engine.games."""
 
 from __future__ import annotations
 
@@ -108,3 +108,34 @@ def test_lower_layers_never_import_the_services() -> None:
         for m in lower
     }
     assert {m: d for m, d in upward.items() if d} == {}
+
+
+GAME_NEUTRAL = ("engine.core", "engine.games")
+"""What of the engine the host may import: a game plugs in by registering in engine/games.py
+(and its templates in functions/templates/<key>/), never by the host importing it."""
+
+
+def _games_reached(graph: dict[str, set[str]]) -> dict[str, list[str]]:
+    """Each host module importing a game's own modules: those modules."""
+    reached = {
+        module: sorted(d for d in deps if d.startswith("engine.") and not d.startswith(GAME_NEUTRAL))
+        for module, deps in graph.items()
+        if module.startswith("functions.")
+    }
+    return {module: deps for module, deps in reached.items() if deps}
+
+
+def test_the_host_imports_no_game_only_the_interfaces_and_the_registry() -> None:
+    assert _games_reached(_graph()) == {}
+
+
+def test_the_game_check_finds_a_host_module_importing_a_game() -> None:
+    graph = {
+        "functions.a": {"engine.warpwar.state", "engine.core.turnhost", "engine.games"},
+        "functions.b": {"engine.lta.host"},
+        "engine.warpwar.host": {"engine.warpwar.state"},
+    }
+    assert _games_reached(graph) == {
+        "functions.a": ["engine.warpwar.state"],
+        "functions.b": ["engine.lta.host"],
+    }

@@ -137,7 +137,7 @@ def game_create(
     game_id: GAME,
     title: Annotated[str, typer.Option(help="The game's title (default: its id).")] = "",
     game: Annotated[
-        str | None, typer.Option(help="Which game (a key: warpwar, ...; default: the host's first).")
+        str | None, typer.Option(help="Which game, by its key (default: the host's own first game).")
     ] = None,
     scenario: Annotated[str | None, typer.Option(help="Game option: the scenario (basic, advanced).")] = None,
     map_kind: Annotated[

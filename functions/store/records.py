@@ -24,6 +24,8 @@ from pydantic import (
     field_validator,
 )
 
+from engine.games import DEFAULT_GAME
+
 SEPARATOR = "#"
 
 
@@ -146,7 +148,8 @@ class GameRecord(Record):
     """
 
     game_id: Ident
-    game: str = "warpwar"
+    game: str = DEFAULT_GAME
+    """The game played: its key in engine/games.py."""
     title: str
     status: Literal["setup", "open", "running", "paused", "over"]
     turn_mode: Literal["sequential", "cycle"] = "sequential"
