@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.games import GAMES
+from engine.games import DEFAULT_GAME, DEMOS, GAMES, MAIL_GAMES, TURN_GAMES
 from engine.warpwar import robot
 from engine.warpwar.game import Setup
 from engine.warpwar.mapgen import MapSpec
@@ -63,3 +63,13 @@ def test_during_combat_the_game_awaits_both_sides_and_resolves_a_round_per_proce
     fight = state.combats[0]
     outcome = GAME.process(state, [RoundOrders(player="Red", star=fight.star, round=fight.round)])
     assert outcome.state.combats == [] or outcome.state.combats[0].round == fight.round + 1
+
+
+def test_every_registered_game_is_in_every_registry_and_its_turn_host_names_itself() -> None:
+    # A game plugs in by registering in each registry under one key (engine/games.py)
+    assert list(GAMES) == list(MAIL_GAMES) == list(TURN_GAMES) and DEFAULT_GAME in GAMES
+    assert set(DEMOS) <= set(GAMES)
+    for key in TURN_GAMES:
+        assert (TURN_GAMES[key].key, MAIL_GAMES[key].key, GAMES[key].key) == (key, key, key)
+    assert TURN_GAMES["warpwar"].name == "WarpWar"
+    assert "WarpWar" in TURN_GAMES["warpwar"].rules_summary()

@@ -5,9 +5,13 @@ functions/host/results.py): what it holds and how it is built into MIME
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from datetime import UTC, datetime
+from pathlib import Path
 
-from engine.core.turnhost import Deadlines
+from pydantic import BaseModel
+
+from engine.core.turnhost import Deadlines, Page, Results
 from engine.warpwar import robot
 from engine.warpwar.game import Setup, WarpWar
 from engine.warpwar.host import WarpWarTurns, pending
@@ -95,3 +99,36 @@ def test_deadlines_are_told_in_the_players_time_zone() -> None:
     assert deadline_text(moment, "Europe/Paris") == "Sat 1 Mar 2025, 13:00 CET"
     assert deadline_text(moment, "Nowhere/Special") == "Sat 1 Mar 2025, 12:00 UTC"
     assert deadline_text(None, "UTC") is None
+
+
+class Plain(BaseModel):
+    """A second game's report, as small as a report can be."""
+
+    title: str
+
+
+def test_any_game_renders_with_its_own_templates_its_pages_attached(tmp_path: Path) -> None:
+    # Given a game "second" with its templates, and a player's results without a map, with a page
+    (tmp_path / "second").mkdir()
+    (tmp_path / "second" / "report.txt").write_text("{{ report.title }} {{ width }}\n")
+    (tmp_path / "second" / "report.html").write_text("<p>{{ report.title }}</p>{{ map_src is none }}")
+    (tmp_path / "second" / "board.html").write_text("<b>{{ page.title }}</b>")
+    page = Page(
+        filename="g2-board.html", content_type="text/html", template="board.html", model=Plain(title="B")
+    )
+    results = Results(
+        subject="Turn 2", report=Plain(title="A & B"), picture=None, game_name="Second", stem="g2-2"
+    )
+    # When the host renders them
+    rendered = render_results("second", replace(results, pages=(page,)), tmp_path)
+    # Then the game's templates wrote both bodies, the report is attached as JSON, the page
+    # rendered from its template, and there is no map
+    assert rendered.text == "A & B 78\n"
+    assert rendered.html == "<p>A &amp; B</p>True"
+    assert [(f.filename, f.content_type) for f in rendered.files] == [
+        ("g2-2.json", "application/json"),
+        ("g2-board.html", "text/html"),
+    ]
+    assert json.loads(rendered.files[0].data) == {"title": "A & B"}
+    assert rendered.files[1].data == b"<b>B</b>"
+    assert (rendered.subject, rendered.game_name, rendered.kind) == ("Turn 2", "Second", "results")
