@@ -77,7 +77,7 @@ answered = time.perf_counter()
 second = inbound.handler(json.loads(sys.argv[2]), Context())
 again = time.perf_counter()
 print(json.dumps({{
-    "started": started, "init": imported - before, "first": answered - imported,
+    "started": started, "module": inbound.__file__, "init": imported - before, "first": answered - imported,
     "warm": again - answered, "outcomes": first["outcomes"] + second["outcomes"],
 }}))
 """
@@ -230,11 +230,16 @@ def _run(
         capture_output=True,
         text=True,
         env=environment,
+        # Lambda's working directory is the package (``/var/task``): ``-c`` puts it first on the
+        # path, where this repository's sources would otherwise be found before the package.
+        cwd=environment["LAMBDA_TASK_ROOT"],
         check=False,
     )
     if done.returncode != 0:
         raise SystemExit(f"the handler's process failed:\n{done.stderr}")
     result = json.loads(done.stdout.splitlines()[-1])
+    if not result["module"].startswith(environment["LAMBDA_TASK_ROOT"]):
+        raise SystemExit(f"the handler was not imported from the package: {result['module']}")
     statuses = [outcome["status"] for outcome in result["outcomes"]]
     if statuses != ["accepted", "accepted"]:
         raise SystemExit(f"the order mails were not accepted: {result['outcomes']}")
