@@ -18,6 +18,7 @@ from engine.warpwar.report import Report
 from engine.warpwar.state import GameConfig, GameState, PlayerSpec, Scenario, Stage, Visibility
 from engine.warpwar.views import player_view
 from functions.host import due, inbound, turns, warpwar_host
+from functions.mail.codes import hash_code
 from functions.render.report import RenderedReport
 from functions.resources import Settings
 from functions.store import GameRecord, NewSubmission, PlayerRecord, Store, split_awaited
@@ -314,6 +315,60 @@ def test_cycle_mode_waits_for_every_player_then_plays_the_turns_in_order(
     assert summary.steps == 2
     assert game is not None and game.turn == 2
     assert game.awaiting == ("turn:2#P1", "turn:2#P2")
+
+
+def test_the_results_of_a_players_own_turn_are_headed_with_the_turn_of_their_sheet(
+    store: Store, settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Given two players by mail, reports rendered in full
+    monkeypatch.undo()
+    new_game(store, robot_seat=False)
+    mailer = Recorder()
+    turns.process_game(GAME, START, store, mailer, settings)
+    # When P1's player-turn 1 is played, P2's still to come
+    mail_orders(store, "P1", START)
+    turns.process_game(GAME, START, store, mailer, settings)
+    # Then P1's mail is headed with the turn of the sheet it holds, and says turn 1 was theirs
+    mine, theirs = mailer.sent[-2:]
+    assert str(mine["Subject"]) == "[WarpWar g1] Your turn 1 played: orders for turn 2"
+    assert plain_text(mine).startswith("WARPWAR RESULTS - game g1, your turn 1 played: orders for turn 2")
+    assert "WarpWar results: game g1, your turn 1 played: orders for turn 2</h1>" in html_of(mine)
+    assert "TURN 2" in plain_text(mine)
+    assert str(theirs["Subject"]) == "[WarpWar g1] Turn 1: P2's player-turn"
+    assert plain_text(theirs).startswith("WARPWAR RESULTS - game g1, turn 1\n")
+
+
+def test_the_answer_to_orders_sent_early_for_the_next_turn_names_that_turn(
+    store: Store, settings: Settings
+) -> None:
+    # Given P1's player-turn 1 played, P2's to come
+    new_game(store, robot_seat=False)
+    code = "k3zz9q"
+    store.update_player(next(p for p in store.players(GAME) if p.player_id == "P1").model_copy(
+        update={"code_hash": hash_code(code)}
+    ))  # fmt: skip
+    mail_orders(store, "P1", START)
+    turns.process_game(GAME, START, store, Recorder(), settings)
+    # When P1 mails orders for their next player-turn already
+    request = EmailMessage()
+    request["From"] = "one@example.org"
+    request["To"] = f"{GAME}@{settings.mail_domain}"
+    request["Message-ID"] = "<early@example.org>"
+    request.set_content(f"GAME {GAME}\nPLAYER P1\nCODE {code}\nEND\n")
+    mailer = Recorder()
+    trusted = settings.model_copy(update={"trust_intake": True})
+    outcome = inbound.receive(bytes(request), "inbound/early", START, store, mailer, trusted)
+    # Then the acknowledgement names turn 2, in its subject (the mail had none) and its title
+    assert outcome.scopes == ("turn:2",)
+    [ack] = mailer.sent
+    assert "Orders for turn 2" in str(ack["Subject"])
+    assert "Orders received: game g1, turn 2, player P1" in plain_text(ack)
+
+
+def html_of(message: EmailMessage) -> str:
+    part = message.get_body(("html",))
+    assert isinstance(part, EmailMessage)
+    return str(part.get_content())
 
 
 def test_a_parked_game_is_left_alone(store: Store, settings: Settings) -> None:
