@@ -1,6 +1,6 @@
-"""What a results mail tells a player on top when their player-turn was waived for want of
-orders (issue 14, item 7): which orders were used, how many turns they have missed in a row, and
-what happens at the game's limit.
+"""What a results mail tells a player at its top (below the GM's bulletin) when their player-turn
+was waived for want of orders (issue 14, item 7): which orders were used, how many turns they have
+missed in a row, and what happens at the game's limit.
 
 It is part of the results mail, not a mail of its own: the player reads it where they read the
 turn that was waived, it is sent exactly once with that mail (its claim, the same bytes from

@@ -158,8 +158,8 @@ def _send_step(
     untold: Untold,
 ) -> int:
     """Mail the players in ``only`` their results of ``step``, joined with the steps before it
-    they were not told (``untold``); the bulletin of the record it was played from first, after
-    those of the records before the steps joined, and a notice of each turn they missed on top.
+    they were not told (``untold``), under a notice of each turn they missed; the bulletin of the
+    record it was played from first, after those of the records before the steps joined.
     Each mail is claimed once, kept as the player's latest, sent, and logged. It is dated when
     the step was committed, whichever attempt sends it."""
     game, played = step.made, step.played
@@ -174,13 +174,13 @@ def _send_step(
             steps = [*earlier, step]
             joined = HOSTS[game.game].joined([s.played for s in steps]) if earlier else played
             rendered = joined.render(player.player_id, deadlines_for(game, player))
-            # Newest first: each bulletin goes above the ones added before it.
-            for record in reversed([s.before for s in steps]):
-                if record is not None:
-                    rendered = with_bulletin(record, rendered)
             rendered = with_missed(
                 rendered, [missed_words(s.before, s.made, player.player_id) for s in steps]
             )
+            # Newest first: each bulletin goes above the ones added before it; the GM's come first.
+            for record in reversed([s.before for s in steps]):
+                if record is not None:
+                    rendered = with_bulletin(record, rendered)
             return results_mail(game, player, rendered)
 
         def keep(message: EmailMessage, player: PlayerRecord = player) -> bool:

@@ -260,7 +260,7 @@ def test_a_crash_between_two_steps_of_a_run_then_a_retry_mails_each_step_once(
     # robot's mail does not carry it again
     first, second = delivered.sent[1:]
     assert subjects([first, second]) == [
-        "[WarpWar g1] Turn 1: P2's player-turn",
+        "[WarpWar g1] Your turn 1 played: orders for turn 2",
         "[WarpWar g1] Turn 2: P1's player-turn",
     ]
     assert store.state(GAME, 1)[0].committed_at == store.state(GAME, 2)[0].committed_at
