@@ -127,6 +127,8 @@ class LtaMail:
             player=player,
             turn=view.turn,
             submitted=bool(parts),
+            # As in every game: orders kept from a mail with refused lines are not counted as in.
+            ready=not errors,
             parts=parts,
             verdict=verdict,
             ack=ack,

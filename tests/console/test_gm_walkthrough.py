@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from functions.host.warpwar_host import WarpWarOptions
+from functions.mail.compose import KIND_HEADER
 from functions.resources import Resources
 from tests.console.conftest import (
     KeptOpen,
@@ -139,7 +140,7 @@ def test_walking_through_the_guide_runs_a_three_player_blind_game(walked: Walked
     assert "not reproduced" not in walked["turn replay"]
     # 9. The bulletin went out first in the next results, then was cleared; Cy had direct mail.
     bulletin = "Welcome, Dee! Turn 2 is being replayed from its start."
-    results = [m for m in outbox_mails(console.outbox, "ann@") if "Turn" in str(m["Subject"])]
+    results = [m for m in outbox_mails(console.outbox, "ann@") if m[KIND_HEADER] == "results"]
     assert bulletin in " ".join(text_of(results[-1]).split())
     assert store.game("g1").bulletin == ""  # type: ignore[union-attr]
     assert any("your first deadline is close" in text_of(m) for m in outbox_mails(console.outbox, "cy@"))

@@ -5,6 +5,7 @@ orders" is orders).
 The reference players read (the HELP answer, templates/host/help.txt, says the same):
 
     HELP                     this help: the commands, and the game's order language in short
+    LIST                     the games open for sign-up on this host, and how to join each
     STATUS [game]            what you have sent for this turn, who else has sent orders (not
                              what they ordered), what the game waits for, the deadline
     REPORT [game]            your latest results mail again (the orders sheet before any)
@@ -27,15 +28,15 @@ a TIMEZONE; a removed player may do neither.
 
 STATUS, REPORT, MESSAGE, WAIT, ABSENT and TIMEZONE answer only a registered address of a player
 of the game, and only to that address; a mail that failed the sender checks gets no answer. JOIN
-and CONFIRM answer the sender (the confirmation proves the address), HELP anyone who passed the
-sender checks. Every answer is within its limit (functions/host/received.py ``Limit``: refusals,
+and CONFIRM answer the sender (the confirmation proves the address), HELP and LIST anyone who passed
+the sender checks. Every answer is within its limit (functions/host/received.py ``Limit``: refusals,
 HELP, REPORT, MESSAGE, JOIN, and all mail to one address a day); beyond it there is none, and
 the mail log says so.
 """
 
 from __future__ import annotations
 
-from functions.host.commands.info import send_help, send_report, send_status
+from functions.host.commands.info import send_help, send_list, send_report, send_status
 from functions.host.commands.join import confirm, join
 from functions.host.commands.message import relay_message
 from functions.host.commands.reading import Command, checked_body
@@ -54,6 +55,8 @@ def run(command: Command, mail: Inbound) -> InboundOutcome:
     match command.word:
         case "HELP":
             return send_help(mail, command.args)
+        case "LIST":
+            return send_list(mail)
         case "JOIN":
             return join(mail, command)
         case "CONFIRM":

@@ -11,7 +11,22 @@ from pydantic import BaseModel, ConfigDict
 
 from engine.core.orderblock import clean, quote_depth
 
-COMMANDS = ("HELP", "STATUS", "REPORT", "CHECK", "JOIN", "CONFIRM", "MESSAGE", "WAIT", "ABSENT", "TIMEZONE")
+COMMANDS = (
+    "HELP",
+    "LIST",
+    "STATUS",
+    "REPORT",
+    "CHECK",
+    "JOIN",
+    "CONFIRM",
+    "MESSAGE",
+    "WAIT",
+    "ABSENT",
+    "TIMEZONE",
+)
+LIST_ARGS: tuple[list[str], ...] = ([], ["GAMES"], ["OPEN"], ["OPEN", "GAMES"])
+"""What may follow LIST on its line: LIST takes no words, and a line starting with "List" that
+goes on is a sentence."""
 MAX_MESSAGE = 4000
 """Characters of a relayed message (the Star Fleet Warlord service took 90 per order; a mail
 may say more, but not a whole novel)."""
@@ -64,6 +79,9 @@ def _command(line: str) -> tuple[str, tuple[str, ...]] | None:
     if not words:
         return None
     word = words[0].upper().rstrip(":")
+    if word == "LIST" and [w.upper() for w in words[1:]] not in LIST_ARGS:
+        # "List of my changes:" above the orders is a sentence, not the command.
+        return None
     return (word, tuple(words[1:])) if word in COMMANDS else None
 
 
