@@ -142,7 +142,10 @@ def seat_standby(
     if standby is None:
         return ACTION_NO_STANDBY
     try:
-        seat_player(store, mailer, settings, game, player.player_id, standby.address, standby.name, now)
+        # The player leaving is told by the missed-turn rule's own mail (``player_mail``).
+        seat_player(
+            store, mailer, settings, game, player.player_id, standby.address, standby.name, now, goodbye=False
+        )
     except SeatError as error:
         return ACTION_STANDBY_FAILED.format(name=standby.name, address=standby.address, why=error)
     return ACTION_STANDBY.format(name=standby.name, address=standby.address)

@@ -108,6 +108,9 @@ def test_at_the_limit_the_first_standby_takes_the_seat(store: Store) -> None:
     (alert,) = alerts(mailer.sent)
     assert "the standby Spare (spare@example.org) now holds the seat" in " ".join(plain_text(alert).split())
     assert any(m["To"] == "spare@example.org" and "Welcome" in str(m["Subject"]) for m in mailer.sent)
+    # The player leaving is told once, by the missed-turn rule, not also as if the GM had done it
+    to_leaver = [str(m["Subject"]) for m in mailer.sent if m["To"] == "one@example.org"]
+    assert to_leaver and not any("You have left" in subject for subject in to_leaver), to_leaver
 
 
 def test_an_absent_players_turn_is_waived_without_counting(store: Store) -> None:
