@@ -159,7 +159,7 @@ class Part:
 
 
 def _damage(ship: Airship) -> tuple[str, ...]:
-    found = [f"puncture losing {n} gas a turn" for n in ship.punctures]
+    found = [f"punctures losing {'+'.join(map(str, ship.punctures))} gas a turn"] if ship.punctures else []
     found += ["IN FLAMES"] if ship.on_fire else []
     found += ["steering shot away"] if ship.steering_hit else []
     found += (
