@@ -40,7 +40,8 @@ Combat orders (after the map update):
   DROP A1 5 ON B3          Bombs on a Zeppelin 1-2 steps below in the same hex
 END
 
-HELP DAMAGE answers with the weapons and the Damage Table. ROLLS lists your dice.
+HELP DAMAGE answers with the weapons and the Damage Table.
+ROLLS, with a line CODE <your code> below it, answers with your dice so far.
 """
 
 
