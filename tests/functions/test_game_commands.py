@@ -7,7 +7,9 @@ from __future__ import annotations
 import re
 
 from engine.core.turnhost import Seat
+from engine.games import GAME_COMMANDS, MAIL_GAMES
 from engine.lta.host import LtaTurns
+from engine.lta.mailgame import COMMANDS
 from engine.lta.state import GameState
 from functions.host.commands.game import NEEDS_CODE, NOT_THE_GAMES
 from functions.host.commands.reading import find_command
@@ -98,3 +100,12 @@ def test_help_for_a_lighter_than_air_game_names_rolls() -> None:
     assert deliver(store, raw_mail("HELP"), mailer).status == "command"
     text = text_of(mailer.sent[0])
     assert "Lighter Than Air Warfare orders" in text and "ROLLS" in text
+
+
+def test_the_registry_names_the_words_the_games_answer() -> None:
+    """engine/games.py lists each game's commands without loading it: the list must be the
+    game's own, and every word on it answered."""
+    assert GAME_COMMANDS == {"lta": COMMANDS}
+    state = LtaTurns().new_state("g1", "{}", SEATS, 5)
+    assert all(MAIL_GAMES["lta"].command(state, "P1", word, "") for word in COMMANDS)
+    assert MAIL_GAMES["warpwar"].command(hosted().states["g1"], "P1", "ROLLS", "") is None
