@@ -20,6 +20,10 @@ if TYPE_CHECKING:
     from engine.warpwar.views import PlayerView
 
     WARPWAR: Game[Setup, GameState, Submission, PlayerView]
+    from engine.lta import orders as lta_orders
+    from engine.lta import scenarios as lta_scenarios
+    from engine.lta import state as lta_state
+    from engine.lta import views as lta_views
 
 T = TypeVar("T")
 
@@ -55,9 +59,25 @@ def _warpwar_mail() -> MailGame:
     return WarpWarMail()
 
 
-GAMES: Mapping[str, Game[Any, Any, Any, Any]] = Registry({"warpwar": _warpwar})
+def _lta() -> Game[lta_scenarios.Setup, lta_state.GameState, lta_orders.Submission, lta_views.PlayerView]:
+    from engine.lta.game import LighterThanAir
 
-MAIL_GAMES: Mapping[str, MailGame] = Registry({"warpwar": _warpwar_mail})
+    return LighterThanAir()
+
+
+def _lta_mail() -> MailGame:
+    from engine.lta.mailgame import LtaMail
+
+    return LtaMail()
+
+
+GAMES: Mapping[str, Game[Any, Any, Any, Any]] = Registry({"warpwar": _warpwar, "lta": _lta})
+
+MAIL_GAMES: Mapping[str, MailGame] = Registry({"warpwar": _warpwar_mail, "lta": _lta_mail})
+
+GAME_COMMANDS: Mapping[str, tuple[str, ...]] = {"lta": ("ROLLS",)}
+"""The mail commands each game answers itself (``MailGame.command``), beyond the host's own:
+written here, not asked of the games, so that reading a mail's command word loads no game."""
 
 
 def __getattr__(name: str) -> object:
