@@ -61,7 +61,7 @@ metrics = Metrics()
 tracer = Tracer(patch_modules=TRACED_MODULES)
 
 MAX_ERROR = 500
-RENDERED_HERE = ("host/", "warpwar/ack.")
+RENDERED_HERE = ("host/", *(f"{game}/ack." for game in MAIL_GAMES))
 """The templates an inbound mail's answers are rendered from (notices, HELP, STATUS, relayed
 messages, welcomes, acknowledgements); the results reports are process_game's."""
 IN_LAMBDA = "AWS_LAMBDA_FUNCTION_NAME"

@@ -125,7 +125,10 @@ def test_walking_through_the_guide_runs_a_three_player_blind_game(walked: Walked
         "player",
     )
     assert [p.role for p in players.values() if p.name == "Dee" and p.player_id != "P2"] == ["removed"]
-    assert any("You have left game g1" in str(m["Subject"]) for m in outbox_mails(console.outbox, "bob@"))
+    # Bob is told once, by the missed-turn rule (not also by a GM's goodbye): a standby holds his seat
+    to_bob = [str(m["Subject"]) for m in outbox_mails(console.outbox, "bob@")]
+    assert any("You missed 2 turns in a row in game g1" in subject for subject in to_bob), to_bob
+    assert not any("You have left game g1" in subject for subject in to_bob), to_bob
     # 7. Rollback: a version whose state is the opening of turn 2 again; everyone told.
     again = re.search(r"version (\d+) again, as version (\d+)", walked["turn rollback"])
     assert again is not None

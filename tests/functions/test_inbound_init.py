@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from engine.games import MAIL_GAMES
 from functions.store.records import GameRecord, MailLogEntry, PlayerRecord
 from tests.functions.conftest import Aws, deployment
 
@@ -59,8 +60,9 @@ def test_importing_the_handler_in_a_lambda_container_does_the_one_time_work_with
     )
     found = json.loads(done.stdout.splitlines()[-1])
     # Then the game is loaded, the answers' templates compiled, every record's validator built
-    assert found["games"] == ["warpwar"]
-    answers = {"warpwar/ack.txt", "warpwar/ack.html", "host/notice.txt", "host/help.html"}
+    assert found["games"] == sorted(MAIL_GAMES)
+    acks = {f"{game}/ack.{kind}" for game in MAIL_GAMES for kind in ("txt", "html")}
+    answers = acks | {"host/notice.txt", "host/help.html"}
     assert answers <= set(found["templates"])
     assert all(name.startswith(inbound.RENDERED_HERE) for name in found["templates"])
     assert found["records"] == []
