@@ -32,8 +32,8 @@ constants below), without the free tiers. SES is priced "a la carte" (the pricin
 sent mail before July 2026; docs/performance.md cites the sources and the newer plans' prices).
 The idle cost per month is what the deployment costs with no game due: the schedule's 8,640
 workflow runs (every 5 minutes), each running FindDue only, measured the same way, plus the
-stack's fixed resources (alarms, dashboard: counts checked against the synthesized stack by
-tests/infra) and logs; priced without, then with, AWS's always-free tier (which is the account's:
+stack's fixed resources (alarms, dashboard, KMS keys: counts checked against the synthesized stack
+by tests/infra) and logs; priced without, then with, AWS's always-free tier (which is the account's:
 other stacks and environments share it).
 """
 
@@ -93,6 +93,9 @@ CLOUDWATCH_DASHBOARD_MONTH = 3.00
 CLOUDWATCH_METRIC_MONTH = 0.30  # a custom metric published all month (billed by the hour), first 10,000
 CLOUDWATCH_LOG_INGEST_GB = 0.57
 CLOUDWATCH_LOG_STORE_GB_MONTH = 0.03
+KMS_KEY_MONTH = 1.00  # a customer managed key; its few requests are within KMS's free 20,000 a month
+SNAPSTART_CACHE_GB_SECOND = 0.0000015046  # Python: the snapshot cached while its version exists
+SNAPSTART_RESTORE_GB = 0.0001397998  # Python: each new execution environment restored from it
 
 # --- Assumptions ------------------------------------------------------------------------------------
 RESULTS_KEPT_MONTHS = 12
@@ -120,13 +123,15 @@ FREE_TIER_SERVICES = ("Lambda", "CloudWatch Logs")
 """Services whose idle use the free tier covers whole: 1 million Lambda requests and 400,000
 GB-s, 5 GB of logs ingested and stored, against some 9,000 requests, 200 GB-s and 13 MB."""
 
-# --- The stack's fixed resources (infra/monitoring.py) ------------------------------------------
+# --- The stack's fixed resources (infra/monitoring.py, infra/mail.py) ------------------------------
 ALARMS = 13
-ALARM_METRICS = 24
+ALARM_METRICS = 25
 """The metrics the alarms read: AWS bills an alarm per metric it reads ("per alarm metric"), so a
 metric-math alarm over the five functions' errors counts five."""
 DASHBOARDS = 1
-DASHBOARD_METRICS = 37
+DASHBOARD_METRICS = 38
+KMS_KEYS = 1
+"""The feedback topic's key (infra/mail.py): SES publishes only to a topic whose key lets it."""
 IDLE_METRICS = 0
 """Custom metrics published by idle runs: none (find_due publishes DueGames, OldestDueMinutes and
 SesQuotaUsedPercent only when some game is due; published every 5 minutes each would be billed all
@@ -586,7 +591,20 @@ def idle_lines(run: Counts, free_tier: bool = False) -> list[tuple[str, str, flo
             dashboards * CLOUDWATCH_DASHBOARD_MONTH,
         ),
         ("custom metrics", f"{IDLE_METRICS} published by idle runs", IDLE_METRICS * CLOUDWATCH_METRIC_MONTH),
+        ("KMS keys", f"{KMS_KEYS} customer managed (the feedback topic's)", KMS_KEYS * KMS_KEY_MONTH),
         ("log storage", "one month of the runs' logs kept", logs),
+    ]
+
+
+def snap_start_lines(memory_mb: int) -> list[tuple[str, str, float]]:
+    """A month of SnapStart on the inbound function (only with warpmail:inboundSnapStart): its one
+    published version's snapshot cached all month (superseded versions are deleted on deploy),
+    and what each restore costs (one per new execution environment; none while idle)."""
+    gb = memory_mb / 1024
+    seconds = DAYS_PER_MONTH * 24 * 3600
+    return [
+        ("snapshot cache", f"{gb:g} GB for {seconds:,} s", gb * seconds * SNAPSTART_CACHE_GB_SECOND),
+        ("restores", f"${gb * SNAPSTART_RESTORE_GB:.7f} each, none while idle", 0.0),
     ]
 
 
@@ -634,6 +652,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         month = _print_costs("idle deployment, per month, with the always-free tier", idle_lines(idle, True))
     _print_costs("the canary, per month (only with warpmail:canaryGame), no free tier", canary_lines())
+    _print_costs(
+        "SnapStart on the inbound function, per month (only with warpmail:inboundSnapStart)",
+        snap_start_lines(described.function("inbound").memory_mb),
+    )
     print(
         f"\nper month at {PLAYER_TURNS_PER_GAME_DAY} player-turn per active game a day, no free tier "
         f"(the idle deployment, {ACTIVE_METRICS} custom metrics kept alive, the player-turns)"

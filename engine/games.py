@@ -1,7 +1,8 @@
 """The games WarpMail hosts, by key. The typed loaders make mypy check that each game keeps to
 the host's interfaces (engine/core/game.py, engine/core/mailgame.py, engine/core/turnhost.py).
 
-A game plugs in here, in each of the three registries (and ``DEMOS`` when it has a robot demo),
+A game plugs in here, in each of the three registries (and ``DEMOS`` for a robot demo,
+``GAME_COMMANDS`` for mail commands of its own),
 and with its templates in functions/templates/<key>/: the host names no game anywhere else.
 
 A game's modules are imported on its first lookup, not with this module: importing WarpWar
@@ -25,6 +26,10 @@ if TYPE_CHECKING:
     from engine.warpwar.views import PlayerView
 
     WARPWAR: Game[Setup, GameState, Submission, PlayerView]
+    from engine.lta import orders as lta_orders
+    from engine.lta import scenarios as lta_scenarios
+    from engine.lta import state as lta_state
+    from engine.lta import views as lta_views
 
 T = TypeVar("T")
 
@@ -72,18 +77,40 @@ def _warpwar_demo() -> RobotDemo:
     return WarpWarDemo()
 
 
+def _lta() -> Game[lta_scenarios.Setup, lta_state.GameState, lta_orders.Submission, lta_views.PlayerView]:
+    from engine.lta.game import LighterThanAir
+
+    return LighterThanAir()
+
+
+def _lta_mail() -> MailGame:
+    from engine.lta.mailgame import LtaMail
+
+    return LtaMail()
+
+
+def _lta_turns() -> TurnGame:
+    from engine.lta.host import LtaTurns
+
+    return LtaTurns()
+
+
 DEFAULT_GAME = "warpwar"
 """The game the host makes when none is named (the console's ``game create``, the demos)."""
 
-GAMES: Mapping[str, Game[Any, Any, Any, Any]] = Registry({"warpwar": _warpwar})
+GAMES: Mapping[str, Game[Any, Any, Any, Any]] = Registry({"warpwar": _warpwar, "lta": _lta})
 
-MAIL_GAMES: Mapping[str, MailGame] = Registry({"warpwar": _warpwar_mail})
+MAIL_GAMES: Mapping[str, MailGame] = Registry({"warpwar": _warpwar_mail, "lta": _lta_mail})
 
-TURN_GAMES: Mapping[str, TurnGame] = Registry({"warpwar": _warpwar_turns})
+TURN_GAMES: Mapping[str, TurnGame] = Registry({"warpwar": _warpwar_turns, "lta": _lta_turns})
 """How the turn service plays each game, and what it mails its players."""
 
 DEMOS: Mapping[str, RobotDemo] = Registry({"warpwar": _warpwar_demo})
 """The games with a robot demo (``warpmail demo``)."""
+
+GAME_COMMANDS: Mapping[str, tuple[str, ...]] = {"lta": ("ROLLS",)}
+"""The mail commands each game answers itself (``MailGame.command``), beyond the host's own:
+written here, not asked of the games, so that reading a mail's command word loads no game."""
 
 
 def __getattr__(name: str) -> object:

@@ -6,8 +6,15 @@ retention, X-Ray tracing, and a role each that allows exactly what its handler c
 
 The SES receipt rule invokes the inbound function (its Lambda action, asynchronously, after its S3
 action has stored the mail) with the receipt notification that carries SES's verdicts; only SES,
-for this account's receipt rule, may invoke it. The roles name the buckets by their ARNs, which
-the names in the description fix.
+for this account's receipt rule, may invoke it. With ``inboundSnapStart`` the rule invokes the
+alias ``live`` of the function's latest published version, which SnapStart restores from the
+snapshot taken when it was published (docs/operations.md says what it costs); older versions are
+deleted on deploy, as each one's snapshot is billed while it exists. The roles name the buckets
+by their ARNs, which the names in the description fix.
+
+The functions invoked asynchronously (inbound by SES, feedback by SNS) are retried twice by
+Lambda, then what they were given waits in a dead-letter queue of their own (an alarm watches
+every dead-letter queue: infra/monitoring.py).
 """
 
 from __future__ import annotations
@@ -44,6 +51,10 @@ SEND_MAIL = ("ses:SendEmail", "ses:SendRawEmail")
 """SES v2 SendEmail with raw content: both actions, as SES may authorise it as either."""
 DLQ_RETENTION = Duration.days(14)
 ASYNC_RETRIES = 2
+ASYNCHRONOUS = ("inbound", "feedback")
+"""The functions an AWS service invokes asynchronously: each has its dead-letter queue."""
+LIVE_ALIAS = "live"
+"""The inbound function's alias the receipt rule invokes when SnapStart is on."""
 
 
 @dataclass(frozen=True)
@@ -131,11 +142,13 @@ class Compute(Construct):
         self.resources = resources
         self.storage = storage
         self.mail = mail
-        self.inbound_dlq = dead_letter_queue(self, "InboundDeadLetters")
+        self.dead_letters = {
+            key: dead_letter_queue(self, f"{key.capitalize()}DeadLetters") for key in ASYNCHRONOUS
+        }
         # One asset per package, shared by the functions deployed with it (built once).
         self.code = {package: lambda_code(package, RUNTIME) for package in bundle.Package}
         self.functions = {spec.key: self._function(spec, config) for spec in resources.functions}
-        self._receive_into_inbound()
+        self._receive_into_inbound(config)
         self.functions["feedback"] = self._feedback_from_ses(config)
 
     def _function(self, spec: FunctionSpec, config: DeployConfig) -> lambda_.Function:
@@ -155,6 +168,8 @@ class Compute(Construct):
         )
         log_group.grant_write(role)
         inbound = spec.key == "inbound"
+        dead_letters = self.dead_letters.get(spec.key)
+        snap_start = inbound and config.inbound_snap_start
         function = lambda_.Function(
             self,
             spec.key,
@@ -174,8 +189,14 @@ class Compute(Construct):
             tracing=lambda_.Tracing.ACTIVE,
             role=role,
             reserved_concurrent_executions=(config.inbound_concurrency or None) if inbound else None,
-            dead_letter_queue=self.inbound_dlq if inbound else None,
-            retry_attempts=ASYNC_RETRIES if inbound else None,
+            dead_letter_queue=dead_letters,
+            retry_attempts=ASYNC_RETRIES if dead_letters else None,
+            snap_start=lambda_.SnapStartConf.ON_PUBLISHED_VERSIONS if snap_start else None,
+            # A superseded version is deleted once the alias has moved on: its snapshot would be
+            # billed for as long as it exists, and nothing invokes it.
+            current_version_options=(
+                lambda_.VersionOptions(removal_policy=RemovalPolicy.DESTROY) if snap_start else None
+            ),
         )
         self._grant(role, ACCESS[spec.key])
         acknowledge(
@@ -278,12 +299,15 @@ class Compute(Construct):
             )
         )
 
-    def _receive_into_inbound(self) -> None:
+    def _receive_into_inbound(self, config: DeployConfig) -> None:
         """The receipt rule's Lambda action, after its S3 action (actions run in order, and an
-        action begins once the one before it succeeded): SES invokes the function with its
-        verdicts once the mail is stored. Invocation type Event: SES does not wait, and Lambda
-        retries then keeps the notification in the dead-letter queue."""
-        inbound = self.functions["inbound"]
+        action begins once the one before it succeeded): SES invokes the function (its SnapStart
+        alias when ``inboundSnapStart``) with its verdicts once the mail is stored. Invocation
+        type Event: SES does not wait, and Lambda retries then keeps the notification in the
+        dead-letter queue."""
+        inbound: lambda_.IFunction = self.functions["inbound"]
+        if config.inbound_snap_start:
+            inbound = self._live_alias(self.functions["inbound"])
         stack = Stack.of(self)
         rule = self.mail.inbound_rule
         rule_arn = stack.format_arn(
@@ -305,6 +329,20 @@ class Compute(Construct):
         )
         # SES checks that it may invoke the function when the rule is saved.
         rule.node.add_dependency(inbound.permissions_node.find_child("AllowSes"))
+
+    def _live_alias(self, function: lambda_.Function) -> lambda_.Alias:
+        """The alias of the latest published version, retried like the function itself: an
+        asynchronous invocation's retries are set per version or alias, and the function's own
+        setting is for its unpublished version only. The dead-letter queue is part of each
+        published version's configuration."""
+        return lambda_.Alias(
+            self,
+            "inbound-live",
+            alias_name=LIVE_ALIAS,
+            version=function.current_version,
+            description="The published version SES invokes, restored from its SnapStart snapshot",
+            retry_attempts=ASYNC_RETRIES,
+        )
 
     def _feedback_from_ses(self, config: DeployConfig) -> lambda_.Function:
         """The feedback function, subscribed to the configuration set's bounces and complaints

@@ -65,6 +65,9 @@ class DeployConfig(BaseModel):
     results_retention_days: int = Field(365, ge=1)
     log_retention_days: int = 30
     inbound_concurrency: int = Field(5, ge=0, le=1000)
+    inbound_snap_start: bool = False
+    """SnapStart on the inbound function: off by default, as its snapshot's cache alone costs
+    more a month than the idle deployment's target (docs/operations.md, "Costs")."""
     bounce_rate_alarm: float = Field(0.04, gt=0, lt=1)
     complaint_rate_alarm: float = Field(0.0008, gt=0, lt=1)
     ses_quota_alarm_percent: float = Field(80, gt=0, le=100)

@@ -45,7 +45,7 @@ class WarpMailStack(Stack):  # type: ignore[misc]  # Stack is Any to mypy (aws_c
             resources,
             workflow.state_machine,
             compute.functions,
-            {"inbound": compute.inbound_dlq, "schedule": workflow.dead_letters},
+            {**compute.dead_letters, "schedule": workflow.dead_letters},
             storage.table,
         )
         if config.canary_game:

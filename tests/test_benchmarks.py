@@ -142,3 +142,16 @@ def test_cost_model_prices_a_game_turn_and_the_idle_month(capsys: pytest.Capture
     assert re.search(r"SES +[1-9][\d.]* sent", out)
     assert "idle deployment, per month" in out
     assert "target: idle < $1 a month" in out
+
+
+def test_lta_turn_prints_its_phases_and_soak(capsys: pytest.CaptureFixture[str]) -> None:
+    from benchmarks import lta_turn
+
+    # When the Lighter Than Air benchmark runs with one game a size and a two-game soak
+    assert lta_turn.main(["--games", "1", "--soak", "2"]) == 0
+    # Then it prints every phase timed for 2 and 6 players, and the soak's re-verified rolls
+    out = capsys.readouterr().out
+    for what in ("robots, movement", "play, combat", "results, every player"):
+        assert re.search(rf"^ +2  {what} ", out, re.M) and re.search(rf"^ +6  {what} ", out, re.M)
+    assert re.search(r"soak: 2 robot games, \d+ phases, \d+ rolls re-verified", out)
+    assert "played and every roll re-verified" in out

@@ -128,6 +128,13 @@ class MailGame(Protocol):
         the game has no such topic: the host then answers with the general HELP."""
         ...
 
+    def command(self, state_json: str, player: str, word: str, argument: str) -> str | None:
+        """The game's answer (plain text) to a mail command of its own (e.g. Lighter Than Air's
+        ``ROLLS``) from ``player``, already authenticated by the host; ``argument``: the rest of
+        the command's line. None when the game has no such command: the host then says so.
+        Never raises on anything a player writes."""
+        ...
+
     def names(self, state_json: str) -> dict[str, str]:
         """Player id -> the name the game gives that player (in reports, sheets and orders)."""
         ...

@@ -40,7 +40,8 @@ Combat orders (after the map update):
   DROP A1 5 ON B3          Bombs on a Zeppelin 1-2 steps below in the same hex
 END
 
-HELP DAMAGE answers with the weapons and the Damage Table. ROLLS lists your dice.
+HELP DAMAGE answers with the weapons and the Damage Table.
+ROLLS, with a line CODE <your code> below it, answers with your dice so far.
 """
 
 
@@ -53,6 +54,9 @@ def damage_help() -> str:
 
 
 HELP_TOPICS = {"DAMAGE": damage_help}
+COMMANDS = ("ROLLS",)
+"""The mail commands this game answers itself (engine/games.py ``GAME_COMMANDS`` names them for
+the host)."""
 
 
 def move_scope(turn: int) -> str:
@@ -128,6 +132,9 @@ class LtaMail:
             turn=view.turn,
             submitted=bool(parts),
             parts=parts,
+            # Orders kept from a mail with refused lines wait for a clean mail before they count
+            # as in (engine/core/mailgame.py ``Reading.ready``); the deadline uses them anyway.
+            ready=bool(parts) and not errors,
             verdict=verdict,
             ack=ack,
         )
@@ -150,6 +157,21 @@ class LtaMail:
     def rolls(self, state_json: str, player: str) -> str:
         """The answer to ROLLS: the player's own dice so far (every player's at the end)."""
         return rolls_text(player_view(GameState.model_validate_json(state_json), player))
+
+    def command(self, state_json: str, player: str, word: str, argument: str) -> str | None:
+        """ROLLS (any case; its argument is ignored): the player's own dice; None for any
+        other word."""
+        return self.rolls(state_json, player) if word.strip().upper() in COMMANDS else None
+
+    def names(self, state_json: str) -> dict[str, str]:
+        return {p.id: p.name for p in GameState.model_validate_json(state_json).players}
+
+    def rename(self, state_json: str, player: str, name: str) -> str:
+        state = GameState.model_validate_json(state_json)
+        if all(p.id != player for p in state.players):
+            raise ValueError(f"game {state.game_id} has no player {player}")
+        players = tuple(p.model_copy(update={"name": name}) if p.id == player else p for p in state.players)
+        return state.model_copy(update={"players": players}).model_dump_json()
 
 
 def _lines(orders: MovementOrders | CombatOrders) -> list[str]:

@@ -31,7 +31,7 @@ from engine.warpwar import robot
 from engine.warpwar.classic_map import classic_map
 from engine.warpwar.events import AnyEvent, BaseDestroyed, CombatBegan, PlayerEliminated
 from engine.warpwar.game import WarpWar
-from engine.warpwar.lang.check import where
+from engine.warpwar.lang.check import orders_turn, where
 from engine.warpwar.lang.printer import order_text
 from engine.warpwar.lang.sheet import combat_sheet, orders_sheet
 from engine.warpwar.mailgame import WarpWarMail, fought_in
@@ -372,4 +372,8 @@ def _subject(view: PlayerView) -> str:
     if view.combats:
         fights = ", ".join(f"{where(view, c.star)} round {c.round}" for c in view.combats)
         return f"Turn {view.turn}: combat at {fights}"
+    turn = orders_turn(view)
+    if turn != view.turn:
+        # The player's own player-turn was played: the sheet is for their next one.
+        return f"Your turn {view.turn} played: orders for turn {turn}"
     return f"Turn {view.turn}: {view.active_player}'s player-turn"

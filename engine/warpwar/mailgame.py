@@ -142,6 +142,10 @@ class WarpWarMail:
     def help_topic(self, topic: str) -> str | None:
         return HELP_TOPICS.get(topic.strip().upper())
 
+    def command(self, state_json: str, player: str, word: str, argument: str) -> str | None:
+        """WarpWar has no mail commands of its own: the host's are all it answers."""
+        return None
+
     def names(self, state_json: str) -> dict[str, str]:
         return {p.id: p.name for p in GameState.model_validate_json(state_json).players}
 

@@ -17,10 +17,12 @@ from typing import Final, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from engine.warpwar import events as ev
+from engine.warpwar.lang.check import orders_turn
 from engine.warpwar.narrate import event_lines
 from engine.warpwar.orders import CombatOrder, OrderResult, OrderStatus
 from engine.warpwar.ships import Ship
 from engine.warpwar.standings import Standings
+from engine.warpwar.state import Stage
 from engine.warpwar.views import PlayerView, events_for
 
 SCHEMA: Final = "warpmail.warpwar.report/1"
@@ -37,6 +39,11 @@ class Header(_Part):
     turn: int
     active_player: str = Field(description="Whose player-turn it is now")
     active_player_name: str
+    orders_turn: int | None = Field(
+        None,
+        description="The game-turn of the orders sheet in this report: the player's next player-turn "
+        "(None: a combat sheet, or the game over)",
+    )
     scenario: str
     visibility: str
     map_name: str
@@ -271,6 +278,7 @@ def _header(view: PlayerView, places: _Places, deadline: str | None) -> Header:
         turn=view.turn,
         active_player=view.active_player,
         active_player_name=places.player_name(view.active_player),
+        orders_turn=None if view.stage is Stage.OVER or view.combats else orders_turn(view),
         scenario=view.scenario.value,
         visibility=view.visibility.value,
         map_name=view.map_name,

@@ -5,8 +5,9 @@ event as a JSON string (:class:`SnsRecord`), handed to the service (functions/ho
 Thin. An event that cannot be read is logged with its text and counted (``FeedbackUnreadable``),
 and not raised: reading it again would fail again. A failure handling one (the store or SES
 down) is logged with the event's text, counted (``FeedbackFailed``) and raised, so that Lambda
-invokes the function again (SNS invokes it asynchronously: two retries); the service is
-idempotent, and the function-errors alarm watches what goes on failing.
+invokes the function again (SNS invokes it asynchronously: two retries), then keeps the event in
+the function's dead-letter queue (infra/compute.py) for the operator to hand it back; the service
+is idempotent, and the dead-letters alarm fires.
 """
 
 from __future__ import annotations

@@ -14,6 +14,15 @@ escapes it: a mail whose handling fails is logged (Logger, with the exception), 
 (metric ``InboundFailed``, which the alarm watches) and entered in the mail log with the error,
 and the raw mail stays in the bucket for the GM to deliver again. It never deletes the raw mail.
 
+All one-time work is done at import (:func:`init`), in Lambda's init phase: the AWS clients,
+the game registry's games, the templates the inbound path renders, the records' validators and
+a first validation of the event model. Done in the first mail instead, it was most of that
+mail's time (benchmarks/cold_start.py); with SnapStart (infra/compute.py) the init phase runs
+once per published version and every new container starts from its snapshot. None of it makes
+anything that must be unique per container: secret codes and JOIN tokens come from ``secrets``
+(the kernel's randomness, read at each call), Message-IDs and MIME boundaries from the mail's
+claim key.
+
 The S3 event is read by :class:`S3Notification`, only the bucket and key of each record:
 Powertools' pydantic ``S3Model`` refuses moto's events (docs: aws-local.md), and its ``S3Event``
 data class comes with every other event class (30 ms of each cold start here,
@@ -22,6 +31,8 @@ benchmarks/import_time.py). moto's (and S3's) event keys are URL-encoded: ``unqu
 
 from __future__ import annotations
 
+import os
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from functools import cache
 from typing import Annotated, Any, Literal
@@ -32,20 +43,40 @@ from aws_lambda_powertools.metrics import MetricUnit
 from aws_lambda_powertools.utilities.typing import LambdaContext
 from pydantic import AfterValidator, AliasPath, BaseModel, ConfigDict, Field
 
+from engine.games import MAIL_GAMES
 from functions import clients
 from functions.handlers import TRACED_MODULES, container_cache, tag_environment
 from functions.host.inbound import receive
 from functions.host.received import InboundOutcome
 from functions.mail.safety import Verdicts
 from functions.mail.ses import Mailer, SesMailer
+from functions.render.jinja import environment
 from functions.resources import Settings
 from functions.store import MailLogEntry, Store
+from functions.store.records import Record
 
 logger = Logger()
 metrics = Metrics()
 tracer = Tracer(patch_modules=TRACED_MODULES)
 
 MAX_ERROR = 500
+RENDERED_HERE = ("host/", *(f"{game}/ack." for game in MAIL_GAMES))
+"""The templates an inbound mail's answers are rendered from (notices, HELP, STATUS, relayed
+messages, welcomes, acknowledgements); the results reports are process_game's."""
+IN_LAMBDA = "AWS_LAMBDA_FUNCTION_NAME"
+"""Set by the Lambda runtime: the clients are made at init only in a Lambda container (the local
+host and the tests import this module before their emulated AWS and its environment exist)."""
+FIRST_EVENT = {
+    "Records": [
+        {
+            "eventSource": "aws:ses",
+            "ses": {"mail": {"messageId": "init"}, "receipt": {"spamVerdict": {"status": "PASS"}}},
+        },
+        {"eventSource": "aws:s3", "s3": {"bucket": {"name": "init"}, "object": {"key": "init"}}},
+    ]
+}
+"""One record of each kind, validated at init: pydantic's first validation of a model is slower
+than the next."""
 
 
 class StoredMail(BaseModel):
@@ -163,3 +194,28 @@ def _failed(store: Store, key: str, now: datetime, error: Exception) -> dict[str
         # The store itself may be what failed: the log line and the metric above remain.
         logger.exception("could not enter the failure in the mail log", extra={"key": key})
     return {"key": key, "status": "failed", "reason": reason}
+
+
+def init() -> None:
+    """The container's one-time work (see the module's doc); no network call but, in Lambda,
+    the clients' credentials."""
+    for game in MAIL_GAMES:
+        MAIL_GAMES[game]
+    for record in _subclasses(Record):
+        # Records defer building their validators (functions/store/records.py): build them now.
+        record.model_rebuild(force=True)
+    templates = environment()
+    for name in templates.list_templates(filter_func=lambda name: name.startswith(RENDERED_HERE)):
+        templates.get_template(name)
+    InboundEvent.model_validate(FIRST_EVENT)
+    if os.environ.get(IN_LAMBDA):
+        dependencies()
+
+
+def _subclasses(model: type[Record]) -> Iterator[type[Record]]:
+    for subclass in model.__subclasses__():
+        yield subclass
+        yield from _subclasses(subclass)
+
+
+init()

@@ -1,5 +1,7 @@
 """Missed turns: the GM alerted when a player reaches the game's limit of turns missed in a row, and
-the game's ``missed_action`` taken (the seat to a robot or the first standby)."""
+the game's ``missed_action`` taken (the seat to a robot or the first standby); the player whose
+seat that gives away told so by a mail of their own, once (every other missed turn is said on top
+of the player's results mail: functions/host/missed_notice.py)."""
 
 from __future__ import annotations
 
@@ -62,7 +64,8 @@ def alert_missed(
     now: datetime,
 ) -> int:
     """For each player who reached the missed-turn limit with the step from ``before`` to
-    ``after``: the game's ``missed_action`` taken, once, and the GM alerted by mail, once."""
+    ``after``: the game's ``missed_action`` taken, once, the player told what became of their
+    seat (unless the action is only the alert), once, and the GM alerted by mail, once."""
     by_id = {p.player_id: p for p in players}
     alerts = 0
     for player_id in reached_limit(before, after):
@@ -70,6 +73,11 @@ def alert_missed(
         if player is None or player.robot is not None:
             continue
         done = take_missed_action(store, mailer, settings, after, player, players, now)
+        if after.schedule.missed_action != "alert":
+            told = f"missed-notice/{after.game_id}/{after.version}/{player_id}"
+            notice = partial(player_mail, after, player, _seat_changed(store, player))
+            reason_told = f"{player_id} told: {after.missed[player_id]} turns missed in a row"
+            send_once(store, mailer, settings, told, notice, now, reason_told, after.committed_at)
         key = f"missed-alert/{after.game_id}/{after.version}/{player_id}"
         reason = f"GM alert: {player_id} missed {after.missed[player_id]} turns in a row"
         to = after.gm_address or settings.sender
@@ -134,7 +142,10 @@ def seat_standby(
     if standby is None:
         return ACTION_NO_STANDBY
     try:
-        seat_player(store, mailer, settings, game, player.player_id, standby.address, standby.name, now)
+        # The player leaving is told by the missed-turn rule's own mail (``player_mail``).
+        seat_player(
+            store, mailer, settings, game, player.player_id, standby.address, standby.name, now, goodbye=False
+        )
     except SeatError as error:
         return ACTION_STANDBY_FAILED.format(name=standby.name, address=standby.address, why=error)
     return ACTION_STANDBY.format(name=standby.name, address=standby.address)
@@ -163,6 +174,50 @@ def alert_mail(game: GameRecord, player: PlayerRecord, to: str, done: str, _: da
     return OutgoingMail(to=to, subject=title, text=text, html=html, game_id=game.game_id, kind="notice")
 
 
+def player_mail(game: GameRecord, player: PlayerRecord, seat_gone: bool, _: datetime) -> OutgoingMail:
+    """What the player who reached the limit is told: their turns missed, the limit, and whether
+    their seat went to a robot or a standby (they get no results any more) or stays theirs (no
+    standby could take it)."""
+    count = game.missed[player.player_id]
+    turns = "turn" if count == 1 else "turns"
+    title = f"You missed {count} {turns} in a row in game {game.game_id}"
+    action = game.schedule.missed_action
+    fate = (PLAYER_ROBOT if action == "robot" else PLAYER_STANDBY) if seat_gone else PLAYER_KEPT
+    paragraphs = [
+        PLAYER_MISSED.format(
+            count=count, turns=turns, game_id=game.game_id, title=game.title, limit=game.schedule.missed_limit
+        ),
+        fate,
+    ]
+    text, html = render_notice(title, paragraphs)
+    return OutgoingMail(
+        to=player.address,
+        subject=title,
+        text=text,
+        html=html,
+        game_id=game.game_id,
+        player_id=player.player_id,
+        kind="notice",
+    )
+
+
+PLAYER_MISSED = (
+    "You sent no orders for {count} player-{turns} in a row in game {game_id} ({title}). Each was "
+    "waived: no orders were used (your ships held and nothing was built; in combat they fought on "
+    "their STANDING orders). The game's limit is {limit} in a row."
+)
+PLAYER_ROBOT = (
+    "As the game's rules say, a computer player now plays your seat, and you get no more results. "
+    "Write to the GM if you want to play it again."
+)
+PLAYER_STANDBY = (
+    "As the game's rules say, a standby player now holds your seat, so mail from you is no longer "
+    "read as orders for it. Thank you for playing; write to the GM if you think this is a mistake."
+)
+PLAYER_KEPT = (
+    "The game's rules give your seat to a standby player at that point, but none could take it: "
+    "the seat is still yours. Send your orders before the next deadline, or ABSENT if you are away."
+)
 ALERT = (
     "{name} ({player_id}, {address}) has sent no orders for {count} player-turns in a row in game "
     "{game_id} ({title}); the game's limit is {limit}. Their turns were waived."

@@ -1,4 +1,5 @@
-"""Reminders: the players whose player-turn orders are not in, reminded when a reminder time comes."""
+"""Reminders: the players whose player-turn orders are not in (none stored, or kept from a mail
+with problems and not confirmed), reminded when a reminder time comes."""
 
 from __future__ import annotations
 
@@ -41,32 +42,38 @@ def send_reminders(
         return game, 0
     at = due[-1]
     sent = 0
-    for player in reminded_players(store, game, players, now):
+    for player, kept in reminded_players(store, game, players, now):
         key = f"reminder/{game.game_id}/{iso(processing)}/{iso(at)}/{player.player_id}"
         reason = f"reminder of the deadline {iso(processing)}"
         # Dated at the reminder time, and written as of it: the same mail whichever attempt sends it.
-        sent += send_once(store, mailer, settings, key, partial(reminder_mail, game, player), now, reason, at)
+        mail = partial(reminder_mail, game, player, kept=kept)
+        sent += send_once(store, mailer, settings, key, mail, now, reason, at)
     store.note_reminders(game, at)
     return game.model_copy(update={"reminded_at": at}), sent
 
 
 def reminded_players(
     store: TurnStore, game: GameRecord, players: list[PlayerRecord], now: datetime
-) -> list[PlayerRecord]:
-    """The seated human players, not absent now, with player-turn orders awaited and not in."""
+) -> list[tuple[PlayerRecord, bool]]:
+    """The seated human players, not absent now, with player-turn orders awaited and not in,
+    each with whether orders of theirs are kept but not confirmed (``Submission.ready``)."""
     owed = [(s, p) for s, p in map(split_awaited, game.awaiting) if not s.startswith(schedule.COMBAT_PREFIX)]
     latest = latest_of(store, game, [scope for scope, _ in owed])
     late = {player for scope, player in owed if (player, scope) not in latest}
+    kept = {
+        player for scope, player in owed if (player, scope) in latest and not latest[(player, scope)].ready
+    }
     return [
-        p
+        (p, p.player_id in kept)
         for p in sorted(schedule.seated(players), key=lambda p: p.player_id)
-        if p.player_id in late and p.robot is None and schedule.absent_at(p, now) is None
+        if p.player_id in late | kept and p.robot is None and schedule.absent_at(p, now) is None
     ]
 
 
-def reminder_mail(game: GameRecord, player: PlayerRecord, now: datetime) -> OutgoingMail:
+def reminder_mail(game: GameRecord, player: PlayerRecord, now: datetime, kept: bool = False) -> OutgoingMail:
     """A short reminder: the orders the game waits for, the deadline in the player's time zone
-    (with the calendar file), what happens without them, and how to get the orders sheet."""
+    (with the calendar file), what happens without them, and how to get the orders sheet. For
+    ``kept`` orders (a mail with problems, not confirmed) it says how to confirm or fix them."""
     deadline = deadline_text(game.deadline, player.timezone)
     processing = deadline_text(schedule.processing_due(game), player.timezone)
     title = f"Reminder: your orders for turn {game.turn} are due {deadline}"
@@ -77,7 +84,7 @@ def reminder_mail(game: GameRecord, player: PlayerRecord, now: datetime) -> Outg
     else:
         when = REMINDER_DUE.format(deadline=deadline)
     paragraphs = [
-        REMINDER.format(game_id=game.game_id, title=game.title, turn=game.turn),
+        (REMINDER_KEPT if kept else REMINDER).format(game_id=game.game_id, title=game.title, turn=game.turn),
         when,
         REMINDER_SHEET,
     ]
@@ -95,6 +102,11 @@ def reminder_mail(game: GameRecord, player: PlayerRecord, now: datetime) -> Outg
 
 
 REMINDER = "Game {game_id} ({title}) is waiting for your orders for turn {turn}."
+REMINDER_KEPT = (
+    "Game {game_id} ({title}) has kept your orders for turn {turn}, but they are not counted as in: "
+    "the mail had lines with problems. Send the corrected lines with ADD, or a line DONE if the "
+    "orders are right as they are; at the deadline they are used as kept."
+)
 REMINDER_DUE = (
     "The deadline is {deadline} (your time zone; the attached calendar file has it). Without "
     "your orders by then your player-turn is waived: your ships hold, nothing is built, income "

@@ -240,14 +240,15 @@ def seat_player(
     newcomer_address: str,
     newcomer_name: str,
     now: datetime,
+    goodbye: bool = True,
 ) -> str:
     """Give seat ``seat_id`` of ``game`` to a newcomer (a standby of the game, or anyone): the
     seat's player gets their name and address, a new secret code, no robot, no WAIT, no
     absences and no missed turns, and the game's state their name (a new version); a standby's
-    own record is marked removed. The newcomer is
-    mailed the welcome with the full current report, the one leaving a goodbye (unless a robot
-    held the seat). Returns the newcomer's code. Raises SeatError when the seat or the newcomer
-    will not do."""
+    own record is marked removed. The newcomer is mailed the welcome with the full current
+    report, the one leaving a goodbye from the GM (unless a robot held the seat, or not
+    ``goodbye``: the missed-turn rule told them already). Returns the newcomer's code. Raises
+    SeatError when the seat or the newcomer will not do."""
     players = store.players(game.game_id)
     address, name = newcomer_address.strip().lower(), " ".join(newcomer_name.split())
     seat = _seat(players, seat_id)
@@ -277,10 +278,10 @@ def seat_player(
     current, state_json = store.state(game.game_id)
     welcome = welcome_mail(current, seated, code, current_report(current, state_json, seated), now)
     send(store, mailer, settings, welcome, now, SEATED.format(name=name, player_id=seat_id))
-    if seat.robot is None:
+    if seat.robot is None and goodbye:
         paragraphs = [GOODBYE.format(player_id=seat_id, game_id=game.game_id, name=name)]
-        goodbye = notice_mail(current, seat, f"You have left game {game.game_id}", paragraphs, from_gm=True)
-        send(store, mailer, settings, goodbye, now, LEFT.format(name=name, player_id=seat_id), [seat])
+        farewell = notice_mail(current, seat, f"You have left game {game.game_id}", paragraphs, from_gm=True)
+        send(store, mailer, settings, farewell, now, LEFT.format(name=name, player_id=seat_id), [seat])
     return code
 
 

@@ -10,15 +10,23 @@ player-turn begins, not the others (they have nothing to do until their own), so
 renders about 2N reports a game-turn, not N². The steps a player was not told are replayed from
 the stored versions (``Untold``) and joined with the step that tells them
 (``TurnGame.joined``), so that mail carries everything they saw since their last, the bulletins
-of those steps too."""
+of those steps too.
+
+A run mails each player once (issue 14, item 5): by the newest of its steps that tells them,
+the run's earlier steps joined in. Which steps are joined follows from the stored versions
+alone (a step committed at the same moment as the one mailed, in the same run, whose own mail to
+the player is not done), so a retry renders the very same mail: an attempt killed after a
+commit mails that step on its own first (finish_sending), and the steps its retry plays next
+are mailed without it."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from email.message import EmailMessage
 from email.utils import parseaddr
+from itertools import chain
 
 from engine.core.turnhost import Played, TurnGame
 from functions import schedule
@@ -26,6 +34,7 @@ from functions.host.bulletin import with_bulletin
 from functions.host.claimed import TURN_LEASE, send_claimed
 from functions.host.history import Final, play_again
 from functions.host.hosts import HOSTS
+from functions.host.missed_notice import missed_words, with_missed
 from functions.host.ports import TurnStore
 from functions.host.results import deadlines_for, results_mail
 from functions.mail.compose import GAME_HEADER, OutgoingMail, compose
@@ -113,32 +122,66 @@ def send_results(
     only: set[str] | None = None,
     bulletin_of: GameRecord | None = None,
 ) -> int:
-    """Mail every seated human player (or those in ``only``) the step tells (``Played.tells``)
-    their results of the step that made ``game``'s version, joined with the steps before it they
-    were not told; the bulletin of ``bulletin_of`` (the record before the step) first, after
-    those of the records before the steps joined. Each mail is claimed once, kept as the
-    player's latest, sent, and logged. It is dated when the step was committed, whichever
-    attempt sends it."""
+    """Mail the results of a run: its latest step (``played``, from the record ``bulletin_of``)
+    made ``game``'s version. Every seated human player (or those in ``only``) is mailed once, by
+    the newest step of the run that tells them, the run's earlier steps and those they were not
+    told joined in (``Untold``): a player-turn and the robots' turns played at once after it are
+    one mail, headed with the turn whose sheet it holds."""
+    left = {
+        p.player_id
+        for p in schedule.seated(players)
+        if p.robot is None and (only is None or p.player_id in only)
+    }
+    untold = Untold(store, game)
+    latest = UntoldStep(made=game, before=bulletin_of, played=played)
+    sent = 0
+    for step in chain((latest,), untold.same_run()):
+        if not left:
+            break
+        told = {player for player in left if step.played.tells(player)}
+        if told:
+            earlier = untold if step is latest else Untold(store, step.made)
+            sent += _send_step(store, mailer, settings, step, players, now, told, earlier)
+        left -= told
+    return sent
+
+
+def _send_step(
+    store: TurnStore,
+    mailer: Mailer,
+    settings: Settings,
+    step: UntoldStep,
+    players: list[PlayerRecord],
+    now: datetime,
+    only: set[str],
+    untold: Untold,
+) -> int:
+    """Mail the players in ``only`` their results of ``step``, joined with the steps before it
+    they were not told (``untold``), under a notice of each turn they missed; the bulletin of the
+    record it was played from first, after those of the records before the steps joined.
+    Each mail is claimed once, kept as the player's latest, sent, and logged. It is dated when
+    the step was committed, whichever attempt sends it."""
+    game, played = step.made, step.played
     sent_at = game.committed_at or now
     sent = 0
-    untold = Untold(store, game)
     final = Final(store, game) if played.over else None
     for player in sorted(schedule.seated(players), key=lambda p: p.player_id):
-        if player.robot is not None or (only is not None and player.player_id not in only):
-            continue
-        if not played.tells(player.player_id):
+        if player.robot is not None or player.player_id not in only:
             continue
 
         def mail(_: datetime, player: PlayerRecord = player) -> OutgoingMail:
             earlier = untold.before(player.player_id)
-            steps = [step for _, step in earlier] + [played]
-            joined = HOSTS[game.game].joined(steps) if earlier else played
+            steps = [*earlier, step]
+            joined = HOSTS[game.game].joined([s.played for s in steps]) if earlier else played
             results = joined.results(player.player_id, deadlines_for(game, player))
             rendered = render_results(game.game, results)
             if final is not None:
                 rendered = final.with_replay(rendered, player.player_id)
-            # Newest first: each bulletin goes above the ones added before it.
-            for record in (bulletin_of, *(before for before, _ in reversed(earlier))):
+            rendered = with_missed(
+                rendered, [missed_words(s.before, s.made, player.player_id) for s in steps]
+            )
+            # Newest first: each bulletin goes above the ones added before it; the GM's come first.
+            for record in reversed([s.before for s in steps]):
                 if record is not None:
                     rendered = with_bulletin(record, rendered)
             return results_mail(game, player, rendered)
@@ -187,9 +230,7 @@ def finish_sending(
     if replayed is None:
         return 0
     bulletin_of, played = replayed
-    return send_results(
-        store, mailer, settings, record, players, played, now, only=unsent, bulletin_of=bulletin_of
-    )
+    return send_results(store, mailer, settings, record, players, played, now, unsent, bulletin_of)
 
 
 def _unsent(store: TurnStore, game: GameRecord, players: list[PlayerRecord]) -> set[str]:
@@ -243,24 +284,54 @@ MAX_UNTOLD = 200
 """Steps replayed back at most for one mail: more than the rounds of any combat by mail."""
 
 
+@dataclass(frozen=True)
+class UntoldStep:
+    """A step: the record of the version it ``made``, the record it was played from
+    (``before``; None: the game's opening), and the step as ``played``."""
+
+    made: GameRecord
+    before: GameRecord | None
+    played: Played
+
+
 class Untold:
     """The steps before ``game``'s version, replayed from the stored versions newest first, only
     as far back as a player needs them (most often none)."""
 
     def __init__(self, store: TurnStore, game: GameRecord) -> None:
         self.store, self.game = store, game
-        self.steps: list[tuple[GameRecord, Played]] = []
-        """Newest first: each step played again, with the record before it."""
-        self.cursor: tuple[int, str] | None = None
-        """The version the next step back made, and its state (None: not read yet)."""
+        self.steps: list[UntoldStep] = []
+        """Newest first: each step played again."""
+        self.cursor: tuple[GameRecord, str] | None = None
+        """The record of the version the next step back made, and its state (None: not read yet)."""
         self.ended = False
 
-    def before(self, player: str) -> list[tuple[GameRecord, Played]]:
-        """Oldest first: the steps since the last one that told ``player`` (``Played.tells``)."""
+    def before(self, player: str) -> list[UntoldStep]:
+        """Oldest first: the steps since the last one that told ``player`` (``Played.tells``)
+        and was mailed to them on its own. A step of the same run as ``game``'s (committed at the
+        same moment) whose results were not mailed to them is joined in: the run mails each
+        player once (``send_results``)."""
         count = 0
-        while (count < len(self.steps) or self._one_more()) and not self.steps[count][1].tells(player):
+        while (count < len(self.steps) or self._one_more()) and self._untold(self.steps[count], player):
             count += 1
         return self.steps[:count][::-1]
+
+    def same_run(self) -> Iterator[UntoldStep]:
+        """Newest first: the steps before ``game``'s committed at the same moment (in one run)."""
+        count = 0
+        while (count < len(self.steps) or self._one_more()) and self._same_run(self.steps[count]):
+            yield self.steps[count]
+            count += 1
+
+    def _untold(self, step: UntoldStep, player: str) -> bool:
+        if not step.played.tells(player):
+            return True
+        key = sent_key(step.made, step.made.version, player)
+        # A claim done: mailed on its own (by a retry that sent it before playing on).
+        return self._same_run(step) and not self.store.done([key])
+
+    def _same_run(self, step: UntoldStep) -> bool:
+        return self.game.committed_at is not None and step.made.committed_at == self.game.committed_at
 
     def _one_more(self) -> bool:
         """Replay one more step back; False when there is none: the game's first version, a
@@ -268,33 +339,32 @@ class Untold:
         if self.ended or len(self.steps) >= MAX_UNTOLD or self.game.version < 1:
             return False
         if self.cursor is None:
-            self.cursor = (
-                self.game.version - 1,
-                self.store.state(self.game.game_id, self.game.version - 1)[1],
-            )
+            self.cursor = self.store.state(self.game.game_id, self.game.version - 1)
         found = self._step_to(*self.cursor)
         if found is None:
             self.ended = True
             return False
-        before, version, before_json, played = found
-        self.steps.append((before, played))
-        self.cursor = (version, before_json)
+        step, before_json = found
+        self.steps.append(step)
+        assert step.before is not None  # a step replayed has the record it was played from
+        self.cursor = (step.before, before_json)
         return True
 
-    def _step_to(self, version: int, state_json: str) -> tuple[GameRecord, int, str, Played] | None:
-        """The step that made the state of ``version``: the record it was played from, that
-        version and its state, and the step played again. Versions that changed only the game's
-        record (a pause, the GM's bulletin) are passed over."""
-        for earlier in range(version - 1, -1, -1):
+    def _step_to(self, made: GameRecord, state_json: str) -> tuple[UntoldStep, str] | None:
+        """The step that made the state of ``made``'s version, and the state it was played from.
+        Versions that changed only the game's record (a pause, the GM's bulletin) are passed
+        over: ``made`` becomes the step's own version's record."""
+        for earlier in range(made.version - 1, -1, -1):
             try:
                 before, before_json = self.store.state(self.game.game_id, earlier)
             except LookupError:
                 return None
             if before_json != state_json:
                 break
+            made = before
         else:
             return None
         if not before_json:
             return None
         played = play_again(self.store, HOSTS[self.game.game], before, before_json, state_json)
-        return None if played is None else (before, earlier, before_json, played)
+        return None if played is None else (UntoldStep(made=made, before=before, played=played), before_json)

@@ -5,15 +5,18 @@ game, e.g. engine/warpwar/host.py). ``process_game`` loops: robots write their
 orders for what the game waits for, the step is played if it is due (every awaited order in and
 the game processes early, a combat round complete, or the deadline passed), the new state is
 committed as the next version (conditional on the version read: of two concurrent runs exactly
-one commits, the other stops and sends nothing), and every human player the step tells
+one commits, the other stops and sends nothing more). It stops when nothing more is due; then
+every human player is mailed once, by the newest step of the run that tells them
 (``Played.tells``: a step that fought only combat rounds a player is not in tells them nothing;
-functions/host/sending.py) is mailed the step's results, joined with the steps they were not told,
-a copy of which is kept as their latest (``Store.keep_results``, for REPORT). It stops when
-nothing more is due. Deadlines follow the game's schedule (functions/schedule.py): a
-new player-turn's (cycle mode: game-turn's) deadline is ``deadline_after`` the moment it opens,
-moved past the absences of the players it awaits when the game waits for them; a combat round's
-is ``round_hours`` on. A paused game is not processed; ``resumed`` moves its deadlines on by the
-time it was paused.
+functions/host/sending.py ``send_results``), joined with the run's earlier steps and the steps they
+were not told: a player-turn, then the robots' turns played at once after it, or combat rounds
+fought from standing orders, are one mail, headed with the turn whose sheet it holds. A copy is
+kept as their latest (``Store.keep_results``, for REPORT). A player-turn a player missed is
+said on top of that mail (functions/host/missed_notice.py). Deadlines follow the game's schedule
+(functions/schedule.py): a new player-turn's (cycle mode: game-turn's) deadline is
+``deadline_after`` the moment it opens, moved past the absences of the players it awaits when
+the game waits for them; a combat round's is ``round_hours`` on. A paused game is not
+processed; ``resumed`` moves its deadlines on by the time it was paused.
 
 Before any step, the seated players whose player-turn orders are not in are reminded, when a
 reminder time has come (``Store.note_reminders`` records it). A step that plays a player-turn
@@ -25,8 +28,9 @@ or to the first standby.
 Idempotency. Everything a step commits follows from the stored state, the stored orders and
 ``now`` (the workflow passes one ``now`` to a game's every attempt), so a retried run commits
 exactly what the first would have. A run always begins by finishing the sending of the latest
-step (versions of metadata only, a park or an unpark, looked through): the mails whose claims
-are not done (``Store.done``) are rendered again from a replay of that step (checked to give the
+step and of the steps of its run (versions of metadata only, a park or an unpark, looked
+through): the mails whose claims are not done (``Store.done``) are rendered again from a replay
+of those steps (checked to give the
 very state committed), each claimed with a lease (functions/host/claimed.py: an attempt killed
 mid-send is taken over once its lease runs out), sent dated at the step's commit with a
 Message-ID from its claim (the same bytes whichever attempt sends it), logged, completed; a send
@@ -43,6 +47,7 @@ from typing import Literal
 
 from pydantic import BaseModel
 
+from engine.core.turnhost import Played
 from functions.host.due import gather, is_due, next_record, submit_robot_orders
 from functions.host.hosts import HOSTS
 from functions.host.missed import alert_missed, finish_alerts
@@ -99,6 +104,8 @@ def process_game(
         players = store.players(game_id)
     game, reminders = send_reminders(store, mailer, settings, game, players, now)
     steps = 0
+    latest: tuple[GameRecord, GameRecord, Played] | None = None
+    """The run's latest step: the record it was played from, the one it made, and the step."""
     while steps < max_steps:
         pending = host.pending(state_json, game.turn_mode, game.combat_mode)
         if pending is None:
@@ -118,12 +125,16 @@ def process_game(
         before, game = game, record.model_copy(update={"version": game.version + 1})
         state_json = played.state_json
         steps += 1
-        mails += send_results(store, mailer, settings, game, players, played, now, bulletin_of=before)
+        latest = (before, game, played)
         reached = alert_missed(store, mailer, settings, before, game, players, now)
         if reached:
             alerts += reached
             game, state_json = load(store, game_id)
             players = store.players(game_id)
+    if latest is not None:
+        # Mailed once the run has played all it could: steps played at once are one mail.
+        before, made, played = latest
+        mails += send_results(store, mailer, settings, made, players, played, now, bulletin_of=before)
     return summary.model_copy(
         update={"result": "processed" if steps else "not_due", "steps": steps, "version": game.version}
         | {"mails": mails, "reminders": reminders, "alerts": alerts}

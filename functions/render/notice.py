@@ -56,3 +56,13 @@ FOOTER_GM_ADDRESS = " To answer the GM, write to {address}."
 
 def wrap(paragraph: str) -> str:
     return "\n".join(textwrap.wrap(paragraph, width=WIDTH, break_on_hyphens=False)) or ""
+
+
+def missed_block(paragraphs: Sequence[str]) -> tuple[str, str]:
+    """(plain text, HTML) of the notice on top of a results mail that a player-turn of the
+    player's was waived (functions/host/missed_notice.py)."""
+    context = {"title": MISSED_TITLE, "paragraphs": paragraphs, "wrapped": [wrap(p) for p in paragraphs]}
+    return render_host("missed", context | {"width": WIDTH})
+
+
+MISSED_TITLE = "You missed a turn"

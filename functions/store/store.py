@@ -113,6 +113,16 @@ class Store:
         items = self._query(IndexName=GSI1, **self._key_is(GSI1PK, keys.GAMES))
         return [GameRecord.model_validate(item) for item in items]
 
+    def open_games(self) -> list[GameRecord]:
+        """The games open for sign-up, by id: the games index, filtered on the server so that
+        only those come back (LIST by mail)."""
+        query = self._key_is(GSI1PK, keys.GAMES)
+        query["FilterExpression"] = "#status = :open"
+        query["ExpressionAttributeNames"] |= {"#status": "status"}
+        query["ExpressionAttributeValues"] |= to_item({":open": "open"})
+        items = self._query(IndexName=GSI1, **query)
+        return [GameRecord.model_validate(item) for item in items]
+
     def due_games(self, now: datetime) -> list[GameRecord]:
         """The running, unparked games with a deadline passed at ``now`` or, where processing may be
         early, every awaited order of a scope in. One query of the due index, never a scan."""

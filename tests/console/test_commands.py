@@ -62,7 +62,12 @@ def test_a_games_own_options_are_checked_by_the_game_and_named_when_wrong(
         capsys, "game", "create", "o1", "--hexes", "500"
     )
     assert "write KEY=VALUE" in refused(capsys, "game", "create", "o1", "--option", "turn_limit")
-    assert "this host plays warpwar, not chess" in refused(capsys, "game", "create", "o1", "--game", "chess")
+    assert "this host plays lta, warpwar, not chess" in refused(
+        capsys, "game", "create", "o1", "--game", "chess"
+    )
+    assert "map: Extra inputs are not permitted" in refused(
+        capsys, "game", "create", "o1", "--game", "lta", "--map", "generated"
+    )
     assert console.store.game("o1") is None
     # Flags and --option pairs given go into the options the game stores, completed by it
     created = ("game", "create", "o1", "--game", "warpwar", "--players", "3", "--map", "generated")
@@ -72,6 +77,15 @@ def test_a_games_own_options_are_checked_by_the_game_and_named_when_wrong(
     options = json.loads(game.setup.options_json)
     assert (options["map"], options["hexes"], options["turn_limit"]) == ("generated", 600, 12)
     assert (options["visibility"], options["scenario"]) == ("blind", "basic")
+    # And any registered game is created the same way, with its own options
+    assert (
+        warpmail("game", "create", "o2", "--game", "lta", "--players", "3", "--option", "scenario=convoy")
+        == 0
+    )
+    lta = console.store.game("o2")
+    assert (
+        lta is not None and lta.game == "lta" and json.loads(lta.setup.options_json)["scenario"] == "convoy"
+    )
 
 
 def test_a_local_folder_held_beyond_the_wait_is_refused(

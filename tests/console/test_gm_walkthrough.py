@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from engine.warpwar.options import WarpWarOptions
+from functions.mail.compose import KIND_HEADER
 from functions.resources import Resources
 from tests.console.conftest import (
     KeptOpen,
@@ -126,7 +127,10 @@ def test_walking_through_the_guide_runs_a_three_player_blind_game(walked: Walked
         "player",
     )
     assert [p.role for p in players.values() if p.name == "Dee" and p.player_id != "P2"] == ["removed"]
-    assert any("You have left game g1" in str(m["Subject"]) for m in outbox_mails(console.outbox, "bob@"))
+    # Bob is told once, by the missed-turn rule (not also by a GM's goodbye): a standby holds his seat
+    to_bob = [str(m["Subject"]) for m in outbox_mails(console.outbox, "bob@")]
+    assert any("You missed 2 turns in a row in game g1" in subject for subject in to_bob), to_bob
+    assert not any("You have left game g1" in subject for subject in to_bob), to_bob
     # 7. Rollback: a version whose state is the opening of turn 2 again; everyone told.
     again = re.search(r"version (\d+) again, as version (\d+)", walked["turn rollback"])
     assert again is not None
@@ -141,7 +145,7 @@ def test_walking_through_the_guide_runs_a_three_player_blind_game(walked: Walked
     assert "not reproduced" not in walked["turn replay"]
     # 9. The bulletin went out first in the next results, then was cleared; Cy had direct mail.
     bulletin = "Welcome, Dee! Turn 2 is being replayed from its start."
-    results = [m for m in outbox_mails(console.outbox, "ann@") if "Turn" in str(m["Subject"])]
+    results = [m for m in outbox_mails(console.outbox, "ann@") if m[KIND_HEADER] == "results"]
     assert bulletin in " ".join(text_of(results[-1]).split())
     assert store.game("g1").bulletin == ""  # type: ignore[union-attr]
     assert any("your first deadline is close" in text_of(m) for m in outbox_mails(console.outbox, "cy@"))

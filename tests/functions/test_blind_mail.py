@@ -126,6 +126,13 @@ class Watch:
         player = next(p for p in PLAYERS if address(p) in str(message["To"]))
         entitled = Entitled(frozenset(self.ships[player]), frozenset(self.stars[player]))
         events = self.rendered.pop(player, None) if message[KIND_HEADER] in ("results", "combat") else None
+        if events is not None:
+            # A run mails each player by the newest of its steps that tells them, which may be
+            # older than the run's last: the mail's own version is the one kept (keep, then send).
+            kept = self.store.latest_results(GAME, player)
+            assert kept is not None
+            version = kept[0].version
+            game = self.store.state(GAME, version)[0]
         self.sent.append(Sent(player, message, version, game, entitled, events))
         return f"m{len(self.sent)}"
 

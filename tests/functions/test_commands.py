@@ -25,7 +25,7 @@ from functions.mail.body import read_message
 from functions.mail.codes import code_matches
 from functions.mail.compose import Attachment, OutgoingMail, compose
 from functions.schedule import deadline_after
-from functions.store import GameRecord, GameSetup, KeptResults, NewSubmission, PlayerRecord
+from functions.store import GameRecord, GameSetup, KeptResults, NewSubmission, PlayerRecord, Schedule
 from tests.functions.test_inbound import (
     BLUE,
     BLUE_CODE,
@@ -65,6 +65,9 @@ class PlayerStore(FakeStore):
             return False
         self.states[game.game_id] = state_json
         return True
+
+    def open_games(self) -> list[GameRecord]:
+        return sorted((g for g in self.games.values() if g.status == "open"), key=lambda g: g.game_id)
 
 
 def playing(status: str = "running", **schedule: Any) -> PlayerStore:
@@ -222,6 +225,74 @@ def test_help_is_not_sent_to_mail_failing_dmarc() -> None:
     outcome = deliver(store, raw_mail("HELP", Authentication_Results=DMARC_FAIL), mailer)
     assert outcome.status == "rejected"
     assert mailer.sent == []
+
+
+# --- LIST ---
+
+
+def sign_up_host() -> PlayerStore:
+    """g1 running; g2 open with one of three seats taken and a weekly rhythm; g3 open, empty."""
+    store = playing()
+    weekly = Schedule(deadline_time="18:00", timezone="Europe/Paris", weekdays=(1, 3, 5))
+    store.games["g2"] = GameRecord(
+        game_id="g2", title="Friday night", status="open", setup=GameSetup(seats=3), schedule=weekly
+    )
+    store.games["g3"] = GameRecord(game_id="g3", title="Quick one", status="open", turn_hours=12)
+    store.all_players.append(
+        PlayerRecord(game_id="g2", player_id="P1", name="Ann", address="ann@example.net", code_hash="x")
+    )
+    return store
+
+
+def test_list_answers_a_stranger_with_the_open_games_and_how_to_join_each() -> None:
+    store, mailer = sign_up_host(), ListMailer()
+    outcome = deliver(store, raw_mail("LIST", sender="new@example.com", to=f"games@{DOMAIN}"), mailer)
+    assert (outcome.status, outcome.command) == ("command", "LIST")
+    [reply] = mailer.sent
+    assert reply["To"] == "new@example.com"
+    text = flat(reply)
+    assert "g1" not in text.replace("g1@", "")  # running: not open for sign-up
+    assert "g2: Friday night. 1 of 3 seats taken." in text
+    assert "Deadlines at 18:00 Europe/Paris on Mon, Wed, Fri, one for each player-turn" in text
+    assert f"To join, mail JOIN g2 <your name> to g2@{DOMAIN}" in text
+    assert "g3: Quick one. 0 of 2 seats taken. A deadline 12 hours after each player-turn opens" in text
+    assert max(len(line) for line in text_of(reply).splitlines()) <= 78
+
+
+def test_list_never_echoes_a_strangers_subject_and_answers_them_once_a_day() -> None:
+    store, mailer = sign_up_host(), ListMailer()
+    for n in range(2):
+        raw = raw_mail(f"LIST\n{n}", sender="new@example.com", subject="LIST <script>x</script>")
+        deliver(store, raw, mailer)
+    [reply] = mailer.sent
+    assert "script" not in str(reply["Subject"]) and str(reply["Subject"]) == "Games open for sign-up"
+    assert "script" not in text_of(reply)
+
+
+def test_list_answers_a_player_three_times_a_day_and_not_mail_failing_dmarc() -> None:
+    store, mailer = sign_up_host(), ListMailer()
+    outcomes = [deliver(store, raw_mail(f"Hi,\nLIST\n{n}"), mailer) for n in range(4)]
+    assert [o.status for o in outcomes] == ["command"] * 3 + ["ignored"]
+    assert len(mailer.sent) == 3
+    failed = deliver(sign_up_host(), raw_mail("LIST", Authentication_Results=DMARC_FAIL), mailer)
+    assert failed.status == "rejected"
+
+
+def test_list_with_no_open_game_says_so() -> None:
+    store, mailer = playing(), ListMailer()
+    deliver(store, raw_mail("LIST"), mailer)
+    assert "No game is open for sign-up now" in flat(mailer.sent[0])
+
+
+def test_a_sentence_starting_with_list_above_the_orders_is_not_the_command() -> None:
+    assert find_command("", "List of my changes:\n" + orders()) is None
+    assert find_command("", "list games") == Command(word="LIST", args=("games",), line=0)
+
+
+def test_help_mentions_list() -> None:
+    store, mailer = hosted(), ListMailer()
+    deliver(store, raw_mail("HELP", sender="new@example.com"), mailer)
+    assert "LIST" in text_of(mailer.sent[0])
 
 
 # --- STATUS ---

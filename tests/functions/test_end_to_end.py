@@ -205,11 +205,17 @@ def test_every_raw_mail_is_kept_in_the_mail_bucket(played: Played) -> None:
 
 
 def test_red_gets_results_for_every_player_turn(played: Played) -> None:
-    subjects = [str(mail["Subject"]) for mail in played.mails("results")]
+    results = played.mails("results")
+    subjects = [str(mail["Subject"]) for mail in results]
     for turn in range(1, TURN_LIMIT + 1):
         assert any(f"Turn {turn}: Red's player-turn" in s for s in subjects), (turn, subjects)
-        if turn < TURN_LIMIT:
-            assert any(f"Turn {turn}: Blue's player-turn" in s for s in subjects), (turn, subjects)
+    # Blue, a robot, plays at once after Red: Red's player-turn and Blue's are one mail, headed
+    # with the turn of Red's next sheet (issue 14, item 5), which tells what became of Red's orders
+    assert not any("Blue's player-turn" in s or " played: orders for turn" in s for s in subjects), subjects
+    second = next(mail for mail in results if "Turn 2: Red's player-turn" in str(mail["Subject"]))
+    body = second.get_body(("plain",))
+    assert isinstance(body, EmailMessage)
+    assert "YOUR ORDERS" in body.get_content()
 
 
 def test_results_carry_the_map_inline_by_content_id_and_the_svg_and_json_attached(played: Played) -> None:

@@ -108,6 +108,9 @@ def test_at_the_limit_the_first_standby_takes_the_seat(store: Store) -> None:
     (alert,) = alerts(mailer.sent)
     assert "the standby Spare (spare@example.org) now holds the seat" in " ".join(plain_text(alert).split())
     assert any(m["To"] == "spare@example.org" and "Welcome" in str(m["Subject"]) for m in mailer.sent)
+    # The player leaving is told once, by the missed-turn rule, not also as if the GM had done it
+    to_leaver = [str(m["Subject"]) for m in mailer.sent if m["To"] == "one@example.org"]
+    assert to_leaver and not any("You have left" in subject for subject in to_leaver), to_leaver
 
 
 def test_an_absent_players_turn_is_waived_without_counting(store: Store) -> None:
@@ -155,3 +158,76 @@ def test_a_paused_game_is_not_processed_and_resuming_moves_its_deadline(store: S
     resumed = due.resumed(paused, later)
     assert resumed.status == "running" and resumed.paused_at is None
     assert resumed.deadline == START + timedelta(hours=24) + (later - paused_at)
+
+
+# --- The player told (issue 14, item 7) ---
+
+
+def to_player(mails: list[EmailMessage]) -> list[EmailMessage]:
+    return [m for m in mails if m["To"] == "one@example.org"]
+
+
+def flat(message: EmailMessage) -> str:
+    return " ".join(plain_text(message).split())
+
+
+def test_a_missed_turn_is_said_on_top_of_the_players_next_results_once(store: Store) -> None:
+    new_game(store, gm_address=GM, schedule=Schedule(missed_limit=3))
+    mailer = Recorder()
+    run_to_deadline(store, mailer)
+    # a retried run at the same time mails nothing again
+    turns.process_game(GAME, current(store).committed_at or START, store, mailer, store.settings)
+    run_to_deadline(store, mailer)
+    first, second = to_player(mailer.sent)[1:]  # after the opening
+    assert plain_text(first).startswith("YOU MISSED A TURN\n")
+    assert (
+        "You sent no orders for turn 1 by its deadline, so your player-turn was waived: no orders "
+        "were used (your ships held, nothing was built, income still came; in combat your ships "
+        "fight on their STANDING orders). That is 1 turn missed in a row. At 3 in a row the GM is "
+        "told."
+    ) in flat(first)
+    assert "TURN 2" in plain_text(first)  # the sheet below it
+    assert "turn 2 by its deadline" in flat(second) and "That is 2 turns missed in a row" in flat(second)
+    assert len(to_player(mailer.sent)) == 3
+
+
+def test_results_after_orders_or_an_absence_say_nothing_of_missed_turns(store: Store) -> None:
+    new_game(store, schedule=Schedule(absence_policy="play"))
+    mailer = Recorder()
+    mail_orders(store, "P1", START)
+    turns.process_game(GAME, START, store, mailer, store.settings)
+    deadline = current(store).deadline
+    assert deadline is not None
+    away = Absence(start=deadline - timedelta(hours=1), end=deadline + timedelta(days=1), declared_at=START)
+    store.update_player(player(store, "P1").model_copy(update={"absences": (away,)}))
+    run_to_deadline(store, mailer)
+    assert len(to_player(mailer.sent)) == 3
+    assert not any("MISSED" in plain_text(m) for m in mailer.sent)
+
+
+def test_at_the_limit_the_gm_alert_is_said_and_with_a_robot_rule_what_comes(store: Store) -> None:
+    new_game(store, gm_address=GM, schedule=Schedule(missed_limit=2))
+    mailer = Recorder()
+    run_to_deadline(store, mailer)
+    run_to_deadline(store, mailer)
+    assert "That is 2 turns missed in a row. The GM has been told." in flat(to_player(mailer.sent)[-1])
+    # and a game whose rule gives the seat to a robot says so before it does
+    other = Recorder()
+    store.update_game(
+        current(store).model_copy(update={"schedule": Schedule(missed_limit=5, missed_action="robot")}),
+        expected_version=current(store).version,
+    )
+    run_to_deadline(store, other)
+    assert "After 5 in a row your seat goes to a computer player." in flat(to_player(other.sent)[-1])
+
+
+def test_a_player_whose_seat_goes_to_a_robot_is_told_once_by_a_mail_of_its_own(store: Store) -> None:
+    new_game(store, schedule=Schedule(missed_limit=1, missed_action="robot"))
+    mailer = Recorder()
+    deadline = START + timedelta(hours=24)
+    turns.process_game(GAME, deadline, store, mailer, store.settings, max_steps=4)
+    turns.process_game(GAME, deadline, store, mailer, store.settings, max_steps=4)
+    [told] = [m for m in to_player(mailer.sent) if "in a row" in str(m["Subject"])]
+    assert str(told["Subject"]) == "[WarpWar g1] You missed 1 turn in a row in game g1"
+    assert "a computer player now plays your seat, and you get no more results" in flat(told)
+    assert len(to_player(mailer.sent)) == 2  # the opening, and this: no results to a robot's seat

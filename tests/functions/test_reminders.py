@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
 
 from functions.host import turns
-from functions.store import Absence, PlayerRecord, Schedule, Store
+from functions.store import Absence, NewSubmission, PlayerRecord, Schedule, Store
 from tests.functions.test_turns import (  # noqa: F401 (quick_rendering: an autouse fixture)
     GAME,
     START,
@@ -115,3 +115,24 @@ def test_absent_players_and_standbys_are_not_reminded(store: Store) -> None:
     summary = turns.process_game(GAME, START + timedelta(hours=22), store, mailer, store.settings)
     assert summary.reminders == 1
     assert [m["To"] for m in reminders(mailer.sent)] == ["one@example.org"]
+
+
+def test_a_player_whose_orders_are_only_kept_is_reminded_to_confirm_them(store: Store) -> None:
+    # Given a game of two who play each game-turn together, and P2's orders kept from a mail with
+    # a refused line (stored, not counted as in: issue 14, item 1), P1's in
+    new_game(store, robot_seat=False, turn_mode="cycle", turn_hours=48, schedule=Schedule(reminders=(24,)))
+    mailer = Recorder()
+    turns.process_game(GAME, START, store, mailer, store.settings)  # the opening
+    mail_orders(store, "P1", START + timedelta(hours=1))
+    mail_orders(store, "P2", START + timedelta(hours=1))
+    kept = store.latest_submissions(GAME, "turn:1")[("P2", "turn:1")]
+    again = kept.model_dump(exclude={"version"}) | {"message_id": "<kept@example.org>", "ready": False}
+    store.add_submission(NewSubmission.model_validate(again))
+    # When the reminder time comes
+    turns.process_game(GAME, START + timedelta(hours=24), store, mailer, store.settings)
+    # Then P2 alone is reminded, told their orders are kept and how to count them in
+    sent = reminders(mailer.sent)
+    assert [m["To"] for m in sent] == ["two@example.org"]
+    words = " ".join(plain_text(sent[0]).split())
+    assert "has kept your orders for turn 1, but they are not counted as in" in words
+    assert "a line DONE" in words

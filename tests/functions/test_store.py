@@ -96,6 +96,12 @@ def test_a_created_game_reads_back_with_its_players_and_first_state(store: Store
     assert store.games() == [game]
 
 
+def test_open_games_are_only_those_open_for_sign_up(store: Store) -> None:
+    created(store)
+    signing_up = [created(store, a_game(game_id, status="open"), ()) for game_id in ("g3", "g2")]
+    assert store.open_games() == sorted(signing_up, key=lambda g: g.game_id)
+
+
 def test_an_unknown_game_is_none_and_its_state_is_not_found(store: Store) -> None:
     assert store.game("nope") is None
     with pytest.raises(GameNotFoundError):

@@ -19,6 +19,7 @@ from engine.warpwar.report import Report
 from engine.warpwar.state import GameConfig, GameState, PlayerSpec, Scenario, Stage, Visibility
 from engine.warpwar.views import player_view
 from functions.host import due, inbound, turns
+from functions.mail.codes import hash_code
 from functions.render import results as render_results
 from functions.render.report import RenderedReport
 from functions.resources import Settings
@@ -122,12 +123,13 @@ def settings(store: Store) -> Settings:
 def test_turns_and_a_combat_by_mail_are_played_and_mailed(store: Store, settings: Settings) -> None:
     # Given a game against a robot, the player mailing orders every ten minutes
     new_game(store)
-    mailer, now, combat_rounds = Recorder(), START, 0
+    mailer, now, combat_rounds, runs = Recorder(), START, 0, 0
     # When the workflow processes the game until the first combat is over
     for _ in range(12):
         mail_orders(store, "P1", now)
         summary = turns.process_game(GAME, now, store, mailer, settings)
         assert summary.result == "processed"
+        runs += 1
         game = store.game(GAME)
         assert game is not None
         if any(scope.startswith("combat:") for scope in game.awaited_scopes()):
@@ -135,10 +137,12 @@ def test_turns_and_a_combat_by_mail_are_played_and_mailed(store: Store, settings
         elif combat_rounds:
             break
         now += timedelta(minutes=10)
-    # Then each step is a version, the combat went round by round, and the player got every mail
+    # Then each step is a version, the combat went round by round, and the player got one mail a
+    # run: the robot's player-turns played at once after theirs are in it (issue 14, item 5)
     game, state_json = store.state(GAME)
     assert combat_rounds >= 2
-    assert game.version == len(mailer.sent) - 1  # every version mailed, the opening (version 0) too
+    assert len(mailer.sent) == runs + 1  # the opening (version 0) too
+    assert game.version > runs
     assert all(m["To"] == "one@example.org" for m in mailer.sent)
     assert any("combat at" in s for s in subjects(mailer.sent))
     assert GameState.model_validate_json(state_json).stage is Stage.ORDERS
@@ -191,10 +195,8 @@ def test_two_concurrent_runs_commit_once(store: Store, settings: Settings) -> No
     assert summary.result == "lost_race"
     assert store.game(GAME).version == 2  # type: ignore[union-attr]
     assert subjects(second.sent) == ["[WarpWar g1] Turn 1: P1's player-turn"]  # the opening, claimed first
-    assert subjects(first.sent) == [
-        "[WarpWar g1] Turn 1: P2's player-turn",
-        "[WarpWar g1] Turn 2: P1's player-turn",
-    ]
+    # P1's player-turn and the robot's, played at once, are one mail
+    assert subjects(first.sent) == ["[WarpWar g1] Turn 2: P1's player-turn"]
 
 
 def test_a_crash_between_commit_and_send_then_a_retry_sends_each_mail_once(
@@ -211,16 +213,80 @@ def test_a_crash_between_commit_and_send_then_a_retry_sends_each_mail_once(
     # When the workflow retries with the same input
     summary = turns.process_game(GAME, START, store, delivered, settings)
     again = turns.process_game(GAME, START, store, delivered, settings)
-    # Then the version committed before the crash is mailed once, and play goes on from it
-    assert committed[0].version == 1
-    assert summary.mails == 2 and summary.steps == 1
+    # Then the run committed before the crash (P1's player-turn and the robot's) is mailed once,
+    # as one mail
+    assert committed[0].version == 2
+    assert summary.mails == 1 and summary.steps == 0
     assert again.mails == 0 and again.steps == 0
     assert subjects(delivered.sent) == [
         "[WarpWar g1] Turn 1: P1's player-turn",
-        "[WarpWar g1] Turn 1: P2's player-turn",
         "[WarpWar g1] Turn 2: P1's player-turn",
     ]
-    assert store.state(GAME, 1) == committed
+    assert store.state(GAME, 2) == committed
+
+
+def counting_orders(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Reports rendered as the count of the player's own orders' results, then the sheet."""
+
+    def render(game: str, report: Report, picture: Picture, templates: Path) -> RenderedReport:
+        text = f"results of {len(report.orders)} orders\n{report.sheet}"
+        return RenderedReport(text=text, html="<p></p>", png=b"", svg="", json="{}")
+
+    monkeypatch.setattr(render_results, "render_report", render)
+
+
+def test_a_crash_between_two_steps_of_a_run_then_a_retry_mails_each_step_once(
+    store: Store, settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Given orders in, and a run killed after committing P1's player-turn, before the robot's
+    counting_orders(monkeypatch)
+    new_game(store)
+    delivered = Recorder()
+    turns.process_game(GAME, START, store, delivered, settings)
+    mail_orders(store, "P1", START)
+    commit = store.commit
+
+    def killed_at_the_second(game: GameRecord, state_json: str, expected_version: int) -> bool:
+        if expected_version == 1:
+            raise ConnectionError("killed")
+        return commit(game, state_json, expected_version)
+
+    store.commit = killed_at_the_second  # type: ignore[method-assign]
+    with pytest.raises(ConnectionError):
+        turns.process_game(GAME, START, store, Broken(), settings)
+    store.commit = commit  # type: ignore[method-assign]
+    # When the workflow retries with the same input, the robot's player-turn committed at the
+    # same moment as P1's
+    turns.process_game(GAME, START, store, delivered, settings)
+    # Then P1's player-turn is mailed on its own first (the retry finds it unsent), and the
+    # robot's mail does not carry it again
+    first, second = delivered.sent[1:]
+    assert subjects([first, second]) == [
+        "[WarpWar g1] Your turn 1 played: orders for turn 2",
+        "[WarpWar g1] Turn 2: P1's player-turn",
+    ]
+    assert store.state(GAME, 1)[0].committed_at == store.state(GAME, 2)[0].committed_at
+    assert "results of 0 orders" not in plain_text(first)
+    assert "results of 0 orders" in plain_text(second)
+
+
+def test_a_player_turn_and_the_robots_played_at_once_are_one_mail_with_both(
+    store: Store, settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Given P1's orders in, and a robot that plays at once after them
+    counting_orders(monkeypatch)
+    new_game(store)
+    mailer = Recorder()
+    turns.process_game(GAME, START, store, mailer, settings)
+    mail_orders(store, "P1", START)
+    # When the run plays both player-turns
+    summary = turns.process_game(GAME, START, store, mailer, settings)
+    # Then P1 gets one mail, with the results of their own orders and the sheet for turn 2
+    assert (summary.steps, summary.mails) == (2, 1)
+    folded = mailer.sent[-1]
+    assert "results of 0 orders" not in plain_text(folded)
+    assert "TURN 2" in plain_text(folded)
+    assert str(folded["Subject"]) == "[WarpWar g1] Turn 2: P1's player-turn"
 
 
 def test_standing_combat_mode_fights_every_round_at_once(store: Store, settings: Settings) -> None:
@@ -251,6 +317,60 @@ def test_cycle_mode_waits_for_every_player_then_plays_the_turns_in_order(
     assert summary.steps == 2
     assert game is not None and game.turn == 2
     assert game.awaiting == ("turn:2#P1", "turn:2#P2")
+
+
+def test_the_results_of_a_players_own_turn_are_headed_with_the_turn_of_their_sheet(
+    store: Store, settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Given two players by mail, reports rendered in full
+    monkeypatch.undo()
+    new_game(store, robot_seat=False)
+    mailer = Recorder()
+    turns.process_game(GAME, START, store, mailer, settings)
+    # When P1's player-turn 1 is played, P2's still to come
+    mail_orders(store, "P1", START)
+    turns.process_game(GAME, START, store, mailer, settings)
+    # Then P1's mail is headed with the turn of the sheet it holds, and says turn 1 was theirs
+    mine, theirs = mailer.sent[-2:]
+    assert str(mine["Subject"]) == "[WarpWar g1] Your turn 1 played: orders for turn 2"
+    assert plain_text(mine).startswith("WARPWAR RESULTS - game g1, your turn 1 played: orders for turn 2")
+    assert "WarpWar results: game g1, your turn 1 played: orders for turn 2</h1>" in html_of(mine)
+    assert "TURN 2" in plain_text(mine)
+    assert str(theirs["Subject"]) == "[WarpWar g1] Turn 1: P2's player-turn"
+    assert plain_text(theirs).startswith("WARPWAR RESULTS - game g1, turn 1\n")
+
+
+def test_the_answer_to_orders_sent_early_for_the_next_turn_names_that_turn(
+    store: Store, settings: Settings
+) -> None:
+    # Given P1's player-turn 1 played, P2's to come
+    new_game(store, robot_seat=False)
+    code = "k3zz9q"
+    store.update_player(next(p for p in store.players(GAME) if p.player_id == "P1").model_copy(
+        update={"code_hash": hash_code(code)}
+    ))  # fmt: skip
+    mail_orders(store, "P1", START)
+    turns.process_game(GAME, START, store, Recorder(), settings)
+    # When P1 mails orders for their next player-turn already
+    request = EmailMessage()
+    request["From"] = "one@example.org"
+    request["To"] = f"{GAME}@{settings.mail_domain}"
+    request["Message-ID"] = "<early@example.org>"
+    request.set_content(f"GAME {GAME}\nPLAYER P1\nCODE {code}\nEND\n")
+    mailer = Recorder()
+    trusted = settings.model_copy(update={"trust_intake": True})
+    outcome = inbound.receive(bytes(request), "inbound/early", START, store, mailer, trusted)
+    # Then the acknowledgement names turn 2, in its subject (the mail had none) and its title
+    assert outcome.scopes == ("turn:2",)
+    [ack] = mailer.sent
+    assert "Orders for turn 2" in str(ack["Subject"])
+    assert "Orders received: game g1, turn 2, player P1" in plain_text(ack)
+
+
+def html_of(message: EmailMessage) -> str:
+    part = message.get_body(("html",))
+    assert isinstance(part, EmailMessage)
+    return str(part.get_content())
 
 
 def test_a_parked_game_is_left_alone(store: Store, settings: Settings) -> None:

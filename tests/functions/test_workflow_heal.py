@@ -174,7 +174,8 @@ def test_a_throttled_tick_leaves_the_game_due_and_the_next_sends_what_it_did_not
     throttled = Throttled(allowed=1)
     monkeypatch.setattr(workflow, "mailer", lambda: throttled)
     event = {"game_id": GAME, "now": START.isoformat(), "run": RUN_A}
-    # When a tick processes it: the step is committed, one mail goes, then SES throttles
+    # When a tick processes it: the steps are committed (P1's player-turn and the robot's), the
+    # opening's mail goes, then SES throttles
     with pytest.raises(workflow.TransientError, match="Throttling"):
         workflow.process_game(event, None)
     after_first = handlers.game(GAME)
@@ -183,18 +184,15 @@ def test_a_throttled_tick_leaves_the_game_due_and_the_next_sends_what_it_did_not
     monkeypatch.setattr(workflow, "mailer", lambda: delivered)
     summary = workflow.process_game(event | {"run": RUN_B}, None)
     # Then the first tick left the game unparked, uncounted and unleased; the second sent the
-    # mail the first did not, then played on: every mail once
+    # mail the first did not (the run's two steps, one mail): every mail once
     assert after_first is not None and (after_first.version, after_first.parked, after_first.failures) == (
-        1,
+        2,
         None,
         0,
     )
     assert subjects(throttled.sent) == ["[WarpWar g1] Turn 1: P1's player-turn"]
-    assert subjects(delivered.sent) == [
-        "[WarpWar g1] Turn 1: P2's player-turn",
-        "[WarpWar g1] Turn 2: P1's player-turn",
-    ]
-    assert (summary["result"], summary["steps"], summary["mails"]) == ("processed", 1, 2)
+    assert subjects(delivered.sent) == ["[WarpWar g1] Turn 2: P1's player-turn"]
+    assert (summary["result"], summary["steps"], summary["mails"]) == ("not_due", 0, 1)
 
 
 def client_error(code: str) -> ClientError:

@@ -52,16 +52,28 @@ class Synthesized:
         return found[0]
 
 
-@pytest.fixture(scope="session")
-def synthesized() -> Iterator[Synthesized]:
+def synthesize(**context: Any) -> Iterator[Synthesized]:
+    """The app synthesized with ``context`` over :func:`cdk_context`'s, in a folder kept while the
+    caller's fixture lives."""
     from aws_cdk import App
 
     from infra.app import build
 
     with tempfile.TemporaryDirectory() as outdir:
         # CDK's own template validation is left out here: it takes ~17 s, and cfn-lint runs instead.
-        app = App(outdir=outdir, context=cdk_context(), builtin_cloud_formation_validation=False)
+        app = App(outdir=outdir, context=cdk_context(**context), builtin_cloud_formation_validation=False)
         stack = build(app)
         assembly = app.synth()
         template = assembly.get_stack_by_name(stack.stack_name).template
         yield Synthesized(stack, template, Path(assembly.directory))
+
+
+@pytest.fixture(scope="session")
+def synthesized() -> Iterator[Synthesized]:
+    yield from synthesize()
+
+
+@pytest.fixture(scope="session")
+def synthesized_snap_start() -> Iterator[Synthesized]:
+    """The stack with SnapStart on the inbound function (``warpmail:inboundSnapStart``)."""
+    yield from synthesize(**{"warpmail:inboundSnapStart": True})

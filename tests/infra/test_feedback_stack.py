@@ -11,6 +11,7 @@ from typing import Any
 from functions.resources import SERVICE, resources
 from tests.infra.conftest import ENVIRONMENT, MAIL_DOMAIN, Synthesized
 from tests.infra.test_iam import granted
+from tests.infra.test_stack import logical_id, watched
 
 DESCRIBED = resources(ENVIRONMENT, MAIL_DOMAIN).with_configuration_set()
 TOPIC = f"{SERVICE}-{ENVIRONMENT}-ses-feedback"
@@ -120,6 +121,40 @@ def test_the_feedback_function_reads_and_writes_the_table_and_sends_as_the_domai
     assert len(sends) == 2
     assert any(f":identity/{MAIL_DOMAIN}" in r for r in sends)
     assert any(f":configuration-set/{DESCRIBED.configuration_set}" in r for r in sends)
-    # Nothing else: no bucket, no other service (X-Ray and its own logs aside)
-    assert {action.split(":")[0] for action in grants} == {"dynamodb", "ses", "logs", "xray"}
+    # Nothing else: no bucket, no other service (X-Ray, its own logs and dead-letter queue aside)
+    assert {action.split(":")[0] for action in grants} == {"dynamodb", "ses", "logs", "xray", "sqs"}
     assert not [action for action in grants if action.startswith("s3:") or action == "ses:GetAccount"]
+
+
+def test_feedback_that_keeps_failing_waits_in_its_own_dead_letter_queue_under_the_alarm(
+    synthesized: Synthesized,
+) -> None:
+    made = synthesized.resources("AWS::Lambda::Function").items()
+    functions = {f["Properties"]["FunctionName"]: (i, f) for i, f in made}
+    function_id, function = functions[DESCRIBED.function_name("feedback")]
+    inbound_id, inbound = functions[DESCRIBED.function_name("inbound")]
+    # Retried twice by Lambda, like the inbound function, then kept 14 days in an encrypted queue
+    (retries,) = [
+        c["Properties"]
+        for c in synthesized.resources("AWS::Lambda::EventInvokeConfig").values()
+        if c["Properties"]["FunctionName"] == {"Ref": function_id}
+    ]
+    assert retries["MaximumRetryAttempts"] == 2
+    queue_id = function["Properties"]["DeadLetterConfig"]["TargetArn"]["Fn::GetAtt"][0]
+    assert queue_id != inbound["Properties"]["DeadLetterConfig"]["TargetArn"]["Fn::GetAtt"][0]
+    queue = synthesized.template["Resources"][queue_id]["Properties"]
+    assert queue["SqsManagedSseEnabled"] is True and queue["MessageRetentionPeriod"] == 14 * 24 * 3600
+    # The function may send to it (Lambda sends as the function's role)
+    queue_arn = json.dumps({"Fn::GetAtt": [queue_id, "Arn"]})
+    assert granted(synthesized, "feedback")["sqs:SendMessage"] == {queue_arn}
+    # And the dead-letters alarm watches it, beside the others
+    (alarm,) = [
+        a["Properties"]
+        for a in synthesized.resources("AWS::CloudWatch::Alarm").values()
+        if a["Properties"]["AlarmName"] == f"{SERVICE}-{ENVIRONMENT}-dead-letters"
+    ]
+    _, metrics = watched(alarm)
+    queues = {logical_id(metric) for metric in metrics}
+    assert {queue_id, inbound_id} & queues == {queue_id}
+    assert len(queues) == 3  # inbound, feedback, schedule
+    assert "feedback" in alarm["AlarmDescription"]

@@ -52,11 +52,12 @@ def test_the_deploy_pipeline_has_staging_a_smoke_test_and_a_rollback_without_a_r
     assert not (ROOT / ".github" / "workflows" / "deploy.yml").exists(), "described, never run in this CI"
 
 
-def test_the_costs_count_the_stacks_alarms_and_dashboard(synthesized: Synthesized) -> None:
+def test_the_costs_count_the_stacks_alarms_dashboard_and_keys(synthesized: Synthesized) -> None:
     # The cost model prices these counts; the doc's costs come from the cost model
     alarms = synthesized.resources("AWS::CloudWatch::Alarm").values()
     metrics = sum(len(watched(alarm["Properties"])[1]) for alarm in alarms)
     assert (len(alarms), metrics) == (cost_model.ALARMS, cost_model.ALARM_METRICS)
     assert len(synthesized.resources("AWS::CloudWatch::Dashboard")) == cost_model.DASHBOARDS
     assert dashboard_metrics(synthesized) == cost_model.DASHBOARD_METRICS
+    assert len(synthesized.resources("AWS::KMS::Key")) == cost_model.KMS_KEYS
     assert f"{cost_model.ALARMS} CloudWatch alarms reading {cost_model.ALARM_METRICS} metrics" in DOC

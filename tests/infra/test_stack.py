@@ -175,7 +175,12 @@ def test_the_inbound_function_is_invoked_by_ses_only_with_a_dead_letter_queue(
     dlq = inbound["Properties"]["DeadLetterConfig"]["TargetArn"]["Fn::GetAtt"][0]
     assert synthesized.template["Resources"][dlq]["Properties"]["SqsManagedSseEnabled"] is True
     assert inbound["Properties"]["ReservedConcurrentExecutions"] == 5
-    assert refers_to(synthesized.one("AWS::Lambda::EventInvokeConfig"), inbound_id)
+    (retries,) = [
+        c["Properties"]
+        for c in synthesized.resources("AWS::Lambda::EventInvokeConfig").values()
+        if refers_to(c, inbound_id)
+    ]
+    assert retries["MaximumRetryAttempts"] == 2
 
 
 def test_ses_takes_the_domains_mail_over_tls_stores_it_under_inbound_with_scanning_then_invokes_inbound(
@@ -251,7 +256,7 @@ def test_the_state_machine_logs_everything_and_is_traced(synthesized: Synthesize
 
 def test_every_queue_is_encrypted_and_tls_only(synthesized: Synthesized) -> None:
     queues = synthesized.resources("AWS::SQS::Queue")
-    assert len(queues) == 2  # the inbound function's and the schedule's dead letters
+    assert len(queues) == 3  # the inbound and feedback functions' and the schedule's dead letters
     policies = synthesized.resources("AWS::SQS::QueuePolicy").values()
     for logical_id, queue in queues.items():
         assert queue["Properties"]["SqsManagedSseEnabled"] is True
@@ -373,7 +378,7 @@ def test_the_alarms_watch_every_failure_the_issues_list(synthesized: Synthesized
     assert {logical_id(m) for m in metrics} == {machine}
     queues = set(synthesized.resources("AWS::SQS::Queue"))
     expression, metrics = watched(found["dead-letters"])
-    assert expression == "MAX([m0, m1])" and found["dead-letters"]["Threshold"] == 1
+    assert expression == "MAX([m0, m1, m2])" and found["dead-letters"]["Threshold"] == 1
     assert {m["MetricName"] for m in metrics} == {"ApproximateNumberOfMessagesVisible"}
     assert {logical_id(m) for m in metrics} == queues
     functions = set(synthesized.resources("AWS::Lambda::Function"))

@@ -3,6 +3,8 @@ what the player needs to write it as comments."""
 
 from __future__ import annotations
 
+import textwrap
+
 from engine.lta.combat import Refused, aim
 from engine.lta.hexmap import label
 from engine.lta.orders import SMALL_ARMS, FireOrder
@@ -64,7 +66,9 @@ def orders_sheet(view: PlayerView, deadline: str | None = None) -> str:
             s for s in view.ships if s.status == "flying" and s.owner not in (view.player, *view.allies)
         ]
         for ship in own:
-            lines += [f"# {describe(ship)}", f"#   items: {items(ship)}"]
+            # Wrapped: the sheet goes into a results mail whose text is at most 78 columns.
+            listed = textwrap.wrap(f"items: {items(ship)}", 72, subsequent_indent="  ")
+            lines += [f"# {describe(ship)}", *(f"#   {part}" for part in listed)]
             for key in _firing(ship):
                 for enemy in enemies:
                     order = FireOrder(ship=ship.id, item=key, target=enemy.id)

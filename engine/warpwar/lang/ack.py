@@ -14,7 +14,7 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict
 
 from engine.core.orderblock import Header, Problem, find_block
-from engine.warpwar.lang.check import check_rounds, check_turn, section_problem
+from engine.warpwar.lang.check import check_rounds, check_turn, orders_turn, section_problem
 from engine.warpwar.lang.context import LangContext
 from engine.warpwar.lang.forecast import forecast
 from engine.warpwar.lang.parser import ParsedOrders, parse_mail
@@ -114,7 +114,8 @@ def acknowledge(body: str, view: PlayerView, deadline: str | None = None) -> Ack
     return Acknowledgement(
         game_id=view.game_id,
         player=view.player,
-        turn=view.turn,
+        # Turn orders sent early count for the player's next player-turn: the answer names it.
+        turn=view.turn if rounds and not orders.orders else orders_turn(view),
         header=parsed.header,
         understood=understood,
         errors=errors,

@@ -5,6 +5,7 @@ orders" is orders).
 The reference players read (the HELP answer, templates/host/help.txt, says the same):
 
     HELP                     this help: the commands, and the game's order language in short
+    LIST                     the games open for sign-up on this host, and how to join each
     STATUS [game]            what you have sent for this turn, who else has sent orders (not
                              what they ordered), what the game waits for, the deadline
     REPORT [game]            your latest results mail again (the orders sheet before any)
@@ -20,25 +21,30 @@ The reference players read (the HELP answer, templates/host/help.txt, says the s
                              you are away: the game waits for you or waives your turns (the
                              game's absence policy), within its limits of length and number
     TIMEZONE <zone>          deadlines in your mail in that zone (Europe/Paris, +01:00)
+    ROLLS                    (Lighter Than Air) the dice rolled for you so far, each with its
+    CODE <your code>         use; every player's with the seeds once the game is over
 
 WAIT, ABSENT and TIMEZONE change something, so they need a line CODE <your code> too (below the
-command, or after it on its line). Only a seated player may WAIT or be ABSENT; a standby may set
-a TIMEZONE; a removed player may do neither.
+command, or after it on its line); so does a game's own command (engine/games.py
+``GAME_COMMANDS``: ROLLS), whose answer is for that seated player alone (commands/game.py).
+Only a seated player may WAIT or be ABSENT; a standby may set a TIMEZONE; a removed player may
+do neither.
 
 STATUS, REPORT, MESSAGE, WAIT, ABSENT and TIMEZONE answer only a registered address of a player
 of the game, and only to that address; a mail that failed the sender checks gets no answer. JOIN
-and CONFIRM answer the sender (the confirmation proves the address), HELP anyone who passed the
-sender checks. Every answer is within its limit (functions/host/received.py ``Limit``: refusals,
+and CONFIRM answer the sender (the confirmation proves the address), HELP and LIST anyone who passed
+the sender checks. Every answer is within its limit (functions/host/received.py ``Limit``: refusals,
 HELP, REPORT, MESSAGE, JOIN, and all mail to one address a day); beyond it there is none, and
 the mail log says so.
 """
 
 from __future__ import annotations
 
-from functions.host.commands.info import send_help, send_report, send_status
+from functions.host.commands.game import game_command
+from functions.host.commands.info import send_help, send_list, send_report, send_status
 from functions.host.commands.join import confirm, join
 from functions.host.commands.message import relay_message
-from functions.host.commands.reading import Command, checked_body
+from functions.host.commands.reading import COMMANDS, Command, checked_body
 from functions.host.commands.settings import change_setting
 from functions.host.orders import find_game, find_player, read_orders
 from functions.host.received import Inbound, InboundOutcome
@@ -54,6 +60,8 @@ def run(command: Command, mail: Inbound) -> InboundOutcome:
     match command.word:
         case "HELP":
             return send_help(mail, command.args)
+        case "LIST":
+            return send_list(mail)
         case "JOIN":
             return join(mail, command)
         case "CONFIRM":
@@ -69,6 +77,8 @@ def run(command: Command, mail: Inbound) -> InboundOutcome:
             return send_report(mail, game, player)
         case "MESSAGE":
             return relay_message(mail, command, game, player)
+    if command.word not in COMMANDS:
+        return game_command(mail, command, game, player)
     return change_setting(mail, command, game, player)
 
 

@@ -1,4 +1,5 @@
-"""HELP, STATUS and REPORT: what the host tells a player (or anyone, for HELP) about a game."""
+"""HELP, LIST, STATUS and REPORT: what the host tells a player (or anyone, for HELP and LIST) about a
+game, or about the games open for sign-up."""
 
 from __future__ import annotations
 
@@ -13,10 +14,10 @@ from engine.games import MAIL_GAMES, TURN_GAMES
 from functions.host.commands.join import JOINS
 from functions.host.commands.message import MESSAGES, RELAYS_RECEIVED
 from functions.host.deadlines import deadline_text, fighting
-from functions.host.received import DAY, LOOP, REFUSALS, Inbound, InboundOutcome, Limit
+from functions.host.received import DAY, LOOP, REFUSALS, STRANGERS, Inbound, InboundOutcome, Limit
 from functions.mail.compose import MAIL_POLICY, game_address, message_id_for
-from functions.render.notice import render_host
-from functions.store import GameRecord, KeptResults, PlayerRecord, Submission
+from functions.render.notice import render_host, render_notice
+from functions.store import GameRecord, KeptResults, PlayerRecord, Schedule, Submission
 
 HELP_ANSWERS = Limit("help", 3, DAY, "a day")
 """HELP answers to one address: the help does not change, so a third copy in a day is already
@@ -25,6 +26,13 @@ can have sent to someone else."""
 REPORTS = Limit("report", 3, timedelta(days=30), "a turn")
 """REPORT answers per player and turn (the counter is the turn's, kept 30 days): the results
 are already in the player's mailbox, so three copies cover one lost and one deleted."""
+LIST_ANSWERS = Limit("list", 3, DAY, "a day")
+"""LIST answers to an address that plays somewhere: the list changes slowly, so three a day are
+plenty; a sender who plays nowhere gets one a day (``STRANGERS``, shared with refusals), since
+their From may be forged."""
+MAX_LISTED = 30
+"""Games named in one LIST answer at most (the soonest made first would need a creation time:
+they are listed by id), so that the answer stays a short mail however many games are open."""
 LIMITED = "{word}: not answered (rate-limited)"
 
 
@@ -51,13 +59,100 @@ def send_help(mail: Inbound, topic: Sequence[str] = ()) -> InboundOutcome:
         "address": game_address(game.game_id, mail.settings.mail_domain) if game is not None else None,
         "limits": {
             limit.kind: limit.most
-            for limit in (HELP_ANSWERS, REPORTS, MESSAGES, RELAYS_RECEIVED, JOINS, REFUSALS, LOOP)
+            for limit in (
+                HELP_ANSWERS,
+                LIST_ANSWERS,
+                REPORTS,
+                MESSAGES,
+                RELAYS_RECEIVED,
+                JOINS,
+                REFUSALS,
+                LOOP,
+            )
         },
     }
     text, html = render_host("help", context)
     mail.reply(mail.address or "", mail.reply_subject("WarpMail help"), text, html, game)
     mail.log("in", mail.address, game.game_id if game else None, "HELP")
     return mail.outcome("command", "HELP", game, command="HELP")
+
+
+# --- LIST ---
+
+
+def send_list(mail: Inbound) -> InboundOutcome:
+    """The games open for sign-up on this host, each with what a newcomer needs to choose and
+    to JOIN, to anyone who passed the sender checks: known senders ``LIST_ANSWERS`` a day, a
+    sender who plays nowhere once a day (``STRANGERS``). Nothing the sender wrote is echoed."""
+    address = mail.address or ""
+    limit = STRANGERS if mail.stranger else LIST_ANSWERS
+    if not mail.allowed(limit, address, address):
+        return mail.outcome("ignored", LIMITED.format(word="LIST"), command="LIST")
+    open_games = mail.store.open_games()
+    domain = mail.settings.mail_domain
+    paragraphs = [_listed(game, mail.store.players(game.game_id), domain) for game in open_games[:MAX_LISTED]]
+    if len(open_games) > MAX_LISTED:
+        paragraphs.append(LIST_MORE.format(more=len(open_games) - MAX_LISTED))
+    paragraphs.append(LIST_JOIN if open_games else LIST_NONE)
+    text, html = render_notice(LIST_TITLE, paragraphs)
+    mail.reply(address, mail.reply_subject(LIST_TITLE), text, html)
+    mail.log("in", mail.address, None, LIST_LOGGED.format(count=len(open_games)))
+    return mail.outcome("command", "LIST", command="LIST")
+
+
+def _listed(game: GameRecord, players: Sequence[PlayerRecord], domain: str) -> str:
+    """One open game: its id and title, seats taken and wanted, its rhythm, its address."""
+    seated = sum(1 for p in players if p.role == "player")
+    return LISTED.format(
+        game_id=game.game_id,
+        title=game.title,
+        seated=seated,
+        seats=game.setup.seats,
+        rhythm=_capitalised(rhythm(game)),
+        address=game_address(game.game_id, domain),
+    )
+
+
+def _capitalised(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
+
+
+def rhythm(game: GameRecord) -> str:
+    """The game's deadlines in a few words: "a deadline 24 hours after each player-turn opens",
+    "deadlines at 18:00 Europe/Paris on Mon, Wed, Fri"; and its combat rounds'."""
+    schedule: Schedule = game.schedule
+    period = "game-turn (every player at once)" if game.turn_mode == "cycle" else "player-turn"
+    days = (
+        "" if len(schedule.weekdays) == 7 else " on " + ", ".join(WEEKDAYS[d - 1] for d in schedule.weekdays)
+    )
+    if schedule.deadline_time is not None:
+        said = f"deadlines at {schedule.deadline_time} {schedule.timezone}{days}"
+        if schedule.min_hours:
+            said += f", at least {schedule.min_hours:g} hours after each {period} opens"
+        else:
+            said += f", one for each {period}"
+    else:
+        said = f"a deadline {game.turn_hours:g} hours after each {period} opens{days}"
+    if game.combat_mode == "standing":
+        return said + "; combats are fought at once, from standing orders"
+    return said + f"; combat rounds by mail, {game.round_hours:g} hours each"
+
+
+LIST_TITLE = "Games open for sign-up"
+LISTED = (
+    "{game_id}: {title}. {seated} of {seats} seats taken. {rhythm}. "
+    "To join, mail JOIN {game_id} <your name> to {address}."
+)
+LIST_MORE = "And {more} more games open for sign-up, not listed here."
+LIST_JOIN = (
+    "A JOIN is answered with a mail asking you to confirm: reply to it, and your secret code "
+    "comes by mail. A game that is full takes you as a standby. Send HELP for every command."
+)
+LIST_NONE = "No game is open for sign-up now. Send LIST again another day, or HELP for the commands."
+LIST_LOGGED = "LIST: {count} open games"
 
 
 # --- STATUS ---

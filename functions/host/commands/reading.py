@@ -10,8 +10,26 @@ from collections.abc import Sequence
 from pydantic import BaseModel, ConfigDict
 
 from engine.core.orderblock import clean, quote_depth
+from engine.games import GAME_COMMANDS
 
-COMMANDS = ("HELP", "STATUS", "REPORT", "CHECK", "JOIN", "CONFIRM", "MESSAGE", "WAIT", "ABSENT", "TIMEZONE")
+COMMANDS = (
+    "HELP",
+    "LIST",
+    "STATUS",
+    "REPORT",
+    "CHECK",
+    "JOIN",
+    "CONFIRM",
+    "MESSAGE",
+    "WAIT",
+    "ABSENT",
+    "TIMEZONE",
+)
+LIST_ARGS: tuple[list[str], ...] = ([], ["GAMES"], ["OPEN"], ["OPEN", "GAMES"])
+"""What may follow LIST on its line: LIST takes no words, and a line starting with "List" that
+goes on is a sentence."""
+GAME_WORDS = frozenset(word for words in GAME_COMMANDS.values() for word in words) - set(COMMANDS)
+"""Words some hosted game answers itself (``ROLLS``): commands too, answered by the mail's game."""
 MAX_MESSAGE = 4000
 """Characters of a relayed message (the Star Fleet Warlord service took 90 per order; a mail
 may say more, but not a whole novel)."""
@@ -64,7 +82,10 @@ def _command(line: str) -> tuple[str, tuple[str, ...]] | None:
     if not words:
         return None
     word = words[0].upper().rstrip(":")
-    return (word, tuple(words[1:])) if word in COMMANDS else None
+    if word == "LIST" and [w.upper() for w in words[1:]] not in LIST_ARGS:
+        # "List of my changes:" above the orders is a sentence, not the command.
+        return None
+    return (word, tuple(words[1:])) if word in COMMANDS or word in GAME_WORDS else None
 
 
 def _game_line(lines: Sequence[str]) -> int | None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -195,3 +196,31 @@ def test_help_names_the_orders_and_help_damage_prints_the_table() -> None:
 def test_the_players_guide_lists_every_message_an_order_line_can_get() -> None:
     guide = (Path(__file__).resolve().parents[4] / "docs" / "lta-players.md").read_text(encoding="utf-8")
     assert all(f"- {message}\n" in guide for message in MESSAGES)
+
+
+def test_orders_with_refused_lines_are_kept_but_not_ready_until_a_clean_mail() -> None:
+    state = _state().model_dump_json()
+    flawed = MAIL.read_orders(state, "Red", _mail("MOVE A1 FF", "MOVE Z9 F"))
+    assert flawed.submitted and not flawed.ready
+    clean = MAIL.read_orders(state, "Red", _mail("MOVE A1 FF"))
+    assert clean.submitted and clean.ready
+    checked = MAIL.read_orders(state, "Red", _mail("MOVE A1 FF", extra="CHECK"))
+    assert not checked.submitted and not checked.ready
+
+
+def test_names_and_rename_touch_the_players_name_only() -> None:
+    state = _state().model_dump_json()
+    assert MAIL.names(state) == {"Red": "Red", "Blue": "Blue"}
+    renamed = MAIL.rename(state, "Blue", "Dee")
+    assert MAIL.names(renamed) == {"Red": "Red", "Blue": "Dee"}
+    before, after = GameState.model_validate_json(state), GameState.model_validate_json(renamed)
+    assert after.model_copy(update={"players": before.players}) == before
+    with pytest.raises(ValueError, match="no player Green"):
+        MAIL.rename(state, "Green", "Gil")
+
+
+def test_rolls_is_the_games_one_command() -> None:
+    state = _state().model_dump_json()
+    assert MAIL.command(state, "Red", "rolls", "") == LTA_MAIL.rolls(state, "Red")
+    assert MAIL.command(state, "Red", "DICE", "") is None
+    assert "ROLLS" in MAIL.help_text() and "CODE" in MAIL.help_text()
