@@ -108,6 +108,10 @@ TURN_GAMES: Mapping[str, TurnGame] = Registry({"warpwar": _warpwar_turns, "lta":
 DEMOS: Mapping[str, RobotDemo] = Registry({"warpwar": _warpwar_demo})
 """The games with a robot demo (``warpmail demo``)."""
 
+GAME_NAMES: Mapping[str, str] = {"warpwar": "WarpWar", "lta": "Lighter Than Air Warfare"}
+"""Each game's name for players (its ``TurnGame.name``), written here, not asked of the games, so
+that a mail's subject (``[WarpWar g1] ...``) names its game without loading it."""
+
 GAME_COMMANDS: Mapping[str, tuple[str, ...]] = {"lta": ("ROLLS",)}
 """The mail commands each game answers itself (``MailGame.command``), beyond the host's own:
 written here, not asked of the games, so that reading a mail's command word loads no game."""

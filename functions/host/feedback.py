@@ -25,6 +25,7 @@ from typing import Literal
 
 from pydantic import AliasChoices, AwareDatetime, BaseModel, ConfigDict, Field
 
+from engine.games import GAME_NAMES
 from functions.host.ports import TurnStore
 from functions.host.sending import send_once
 from functions.mail.compose import OutgoingMail
@@ -241,7 +242,15 @@ def gm_mail(
     ]
     block = COMMANDS.format(game_id=game.game_id, player_id=first, address=address)
     text, html = render_notice(title, paragraphs, block)
-    return OutgoingMail(to=to, subject=title, text=text, html=html, game_id=game.game_id, kind="notice")
+    return OutgoingMail(
+        to=to,
+        subject=title,
+        text=text,
+        html=html,
+        game_id=game.game_id,
+        game_name=GAME_NAMES[game.game],
+        kind="notice",
+    )
 
 
 BOUNCED = (

@@ -8,6 +8,7 @@ from __future__ import annotations
 from datetime import datetime
 from functools import partial
 
+from engine.games import GAME_NAMES
 from functions.host.claimed import TURN_LEASE
 from functions.host.ports import TurnStore
 from functions.host.seats import SeatError, seat_player
@@ -171,7 +172,15 @@ def alert_mail(game: GameRecord, player: PlayerRecord, to: str, done: str, _: da
     ]
     block = COMMANDS.format(game_id=game.game_id, player_id=player.player_id)
     text, html = render_notice(title, paragraphs, block)
-    return OutgoingMail(to=to, subject=title, text=text, html=html, game_id=game.game_id, kind="notice")
+    return OutgoingMail(
+        to=to,
+        subject=title,
+        text=text,
+        html=html,
+        game_id=game.game_id,
+        game_name=GAME_NAMES[game.game],
+        kind="notice",
+    )
 
 
 def player_mail(game: GameRecord, player: PlayerRecord, seat_gone: bool, _: datetime) -> OutgoingMail:
@@ -196,6 +205,7 @@ def player_mail(game: GameRecord, player: PlayerRecord, seat_gone: bool, _: date
         text=text,
         html=html,
         game_id=game.game_id,
+        game_name=GAME_NAMES[game.game],
         player_id=player.player_id,
         kind="notice",
     )

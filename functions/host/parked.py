@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 from functools import partial
 
+from engine.games import GAME_NAMES
 from functions.host.ports import TurnStore
 from functions.host.sending import send_once
 from functions.mail.compose import OutgoingMail
@@ -44,4 +45,12 @@ def parked_mail(game: GameRecord, to: str, _: datetime) -> OutgoingMail:
         PARKED_WHAT,
     ]
     text, html = render_notice(title, paragraphs, RELEASE.format(game_id=game.game_id))
-    return OutgoingMail(to=to, subject=title, text=text, html=html, game_id=game.game_id, kind="notice")
+    return OutgoingMail(
+        to=to,
+        subject=title,
+        text=text,
+        html=html,
+        game_id=game.game_id,
+        game_name=GAME_NAMES[game.game],
+        kind="notice",
+    )

@@ -16,6 +16,7 @@ from typing import Literal, NamedTuple, Protocol
 from pydantic import BaseModel, ConfigDict
 
 from engine.core.orderblock import Header, find_block
+from engine.games import GAME_NAMES
 from functions.host.claimed import INBOUND_LEASE, send_claimed
 from functions.mail.body import BodyText
 from functions.mail.compose import Attachment, OutgoingMail, compose
@@ -282,6 +283,7 @@ class Inbound:
                 html=html,
                 attachments=attachments,
                 game_id=game.game_id if game is not None else None,
+                **({"game_name": GAME_NAMES[game.game]} if game is not None else {}),
                 player_id=player.player_id if player is not None else None,
                 in_reply_to=self.message_id,
                 kind=kind,

@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 from functools import partial
 
+from engine.games import GAME_NAMES
 from functions import schedule
 from functions.host.deadlines import deadline_attachments, deadline_text
 from functions.host.due import latest_of
@@ -96,6 +97,7 @@ def reminder_mail(game: GameRecord, player: PlayerRecord, now: datetime, kept: b
         html=html,
         attachments=deadline_attachments(game, player),
         game_id=game.game_id,
+        game_name=GAME_NAMES[game.game],
         player_id=player.player_id,
         kind="notice",
     )

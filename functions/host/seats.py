@@ -13,7 +13,7 @@ from datetime import datetime
 from email.utils import parseaddr
 from typing import Protocol
 
-from engine.games import MAIL_GAMES
+from engine.games import GAME_NAMES, MAIL_GAMES
 from functions.host.deadlines import deadline_attachments, deadline_text
 from functions.host.hosts import HOSTS
 from functions.host.names import name_problem
@@ -87,7 +87,7 @@ def welcome_mail(
     calendar = deadline_attachments(game, player)
     welcome = OutgoingMail(
         to=player.address, subject=title, text=text, html=html, attachments=calendar,
-        game_id=game.game_id, player_id=player.player_id, kind="notice",
+        game_id=game.game_id, game_name=GAME_NAMES[game.game], player_id=player.player_id, kind="notice",
     )  # fmt: skip
     if rendered is None:
         return welcome
@@ -170,7 +170,7 @@ def standby_welcome(game: GameRecord, player: PlayerRecord, code: str) -> Outgoi
     text, html = render_notice(title, paragraphs, f"CODE {code}")
     return OutgoingMail(
         to=player.address, subject=title, text=text, html=html,
-        game_id=game.game_id, player_id=player.player_id, kind="notice",
+        game_id=game.game_id, game_name=GAME_NAMES[game.game], player_id=player.player_id, kind="notice",
     )  # fmt: skip
 
 
@@ -203,6 +203,7 @@ def notice_mail(
         text=text,
         html=html,
         game_id=game.game_id,
+        game_name=GAME_NAMES[game.game],
         player_id=player.player_id,
         kind="notice",
     )

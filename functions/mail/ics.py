@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from engine.games import GAME_NAMES
 from functions.mail.compose import Attachment
 from functions.store.records import GameRecord, PlayerRecord, split_awaited
 
@@ -26,7 +27,7 @@ def deadline_uid(game: GameRecord, deadline: datetime) -> str:
     return f"{game.game_id}.{opened:%Y%m%dT%H%M%SZ}@{UID_DOMAIN}"
 
 
-def deadline_ics(game: GameRecord, player: PlayerRecord, game_name: str = "WarpWar") -> Attachment:
+def deadline_ics(game: GameRecord, player: PlayerRecord) -> Attachment:
     """The game's turn deadline as an event for ``player``'s calendar. ValueError when the game
     has no deadline."""
     # Imported here: icalendar takes longer to import than the rest of the inbound function
@@ -44,7 +45,7 @@ def deadline_ics(game: GameRecord, player: PlayerRecord, game_name: str = "WarpW
     event.add("sequence", max(0, int((deadline - opened).total_seconds() // 60)))
     event.add("dtstamp", game.committed_at or opened)
     event.add("dtstart", deadline)
-    event.add("summary", f"{game_name} {game.game_id}, turn {game.turn}: {what}")
+    event.add("summary", f"{GAME_NAMES[game.game]} {game.game_id}, turn {game.turn}: {what}")
     event.add(
         "description",
         f"{game.title}: orders for turn {game.turn} by mail to the game's address before this time. "

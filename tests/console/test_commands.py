@@ -172,6 +172,27 @@ def test_turn_commands_extend_resend_and_end(console: KeptOpen, capsys: pytest.C
     assert "test over" in outbox_mails(outbox, "red@")[-1].get_body(("plain",)).get_content()  # type: ignore[union-attr]
 
 
+def test_a_second_game_runs_through_the_same_console_and_mail(console: KeptOpen) -> None:
+    # Given a Lighter Than Air game created, a player invited, a robot in the other seat
+    store, outbox = console.store, console.outbox
+    assert warpmail("game", "create", "z1", "--game", "lta", "--seed", "2") == 0
+    assert warpmail("player", "invite", "z1", "ann@example.org", "--name", "Ann") == 0
+    assert warpmail("game", "start", "z1", "--robots", "cadet") == 0
+    # Then the player's results are the game's own, rendered with its templates: the map
+    # inline, its SVG and the report as JSON attached, its subject and its name in the subject
+    welcome, results = outbox_mails(outbox, "ann@")[-2:]
+    assert str(welcome["Subject"]).startswith("[Lighter Than Air Warfare z1] Welcome to game z1")
+    assert str(results["Subject"]).startswith("[Lighter Than Air Warfare z1] Turn 1")
+    files = {part.get_filename() or part.get_content_type() for part in results.walk()}
+    assert {"map.png", "z1-turn-1-movement-map.svg", "z1-turn-1-movement.json"} <= files
+    assert "MOVE" in text_of(results)
+    # And a forced turn plays the robot's orders through the game's own TurnGame
+    assert warpmail("turn", "run", "z1", "--force") == 0
+    game = store.game("z1")
+    assert game is not None and game.version > 1
+    assert len(outbox_mails(outbox, "ann@")) > 1
+
+
 @settings(max_examples=60, deadline=None)
 @given(st.sets(st.integers(1, 7), min_size=1), st.sampled_from(["short", "long", "number"]))
 def test_weekdays_read_back_as_written(days: set[int], form: str) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.games import DEFAULT_GAME, DEMOS, GAMES, MAIL_GAMES, TURN_GAMES
+from engine.games import DEFAULT_GAME, DEMOS, GAME_NAMES, GAMES, MAIL_GAMES, TURN_GAMES
 from engine.warpwar import robot
 from engine.warpwar.game import Setup
 from engine.warpwar.mapgen import MapSpec
@@ -71,5 +71,6 @@ def test_every_registered_game_is_in_every_registry_and_its_turn_host_names_itse
     assert set(DEMOS) <= set(GAMES)
     for key in TURN_GAMES:
         assert (TURN_GAMES[key].key, MAIL_GAMES[key].key, GAMES[key].key) == (key, key, key)
+        assert GAME_NAMES[key] == TURN_GAMES[key].name
     assert TURN_GAMES["warpwar"].name == "WarpWar"
     assert "WarpWar" in TURN_GAMES["warpwar"].rules_summary()

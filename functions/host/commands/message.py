@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engine.games import GAME_NAMES
 from functions.host.commands.reading import Command, code_and_args, message_text
 from functions.host.received import DAY, REFUSALS, Inbound, InboundOutcome, Limit
 from functions.mail.codes import code_matches
@@ -89,6 +90,7 @@ def _relay(
             text=relay_text,
             html=relay_html,
             game_id=game.game_id,
+            game_name=GAME_NAMES[game.game],
             player_id=recipient.player_id,
             kind="relay",
         )
