@@ -26,6 +26,8 @@ from engine.core.picture import Picture
 TurnMode = Literal["sequential", "cycle"]
 CombatMode = Literal["mail", "standing"]
 ResultsKind = Literal["results", "combat"]
+Clock = Literal["turn", "round"]
+Tense = Literal["present", "past"]
 
 
 class Wanted(BaseModel):
@@ -48,7 +50,7 @@ class Pending(BaseModel):
 
     model_config = ConfigDict(frozen=True)
 
-    clock: Literal["turn", "round"]
+    clock: Clock
     wants: tuple[Wanted, ...]
     period: str
     standing: bool = False
@@ -165,6 +167,14 @@ class TurnGame(Protocol):
 
     def rules_summary(self) -> str:
         """The game in a dozen lines of plain text (at most 78 columns), for the welcome mail."""
+        ...
+
+    def without_orders(self, clock: Clock, tense: Tense = "present") -> str:
+        """What the game does with a player's step on ``clock`` when no orders of theirs came,
+        in the player's words: one clause of plain text, lower case and with no full stop, that
+        the host's mails (welcome, reminders, absences, missed turns) put after a colon or in
+        brackets ("your ships hold, nothing is built, income still comes"). ``past``: for a step
+        already played without them (the missed-turn notices)."""
         ...
 
     def new_state(self, game_id: str, options_json: str, seats: Sequence[Seat], seed: int) -> str:

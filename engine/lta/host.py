@@ -18,7 +18,19 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from engine.core.mailgame import ScopedOrders
-from engine.core.turnhost import CombatMode, Deadlines, Page, Pending, Played, Results, Seat, TurnMode, Wanted
+from engine.core.turnhost import (
+    Clock,
+    CombatMode,
+    Deadlines,
+    Page,
+    Pending,
+    Played,
+    Results,
+    Seat,
+    Tense,
+    TurnMode,
+    Wanted,
+)
 from engine.lta.events import AnyEvent, DiceCommitted, InitiativeDecided
 from engine.lta.fleet import Design
 from engine.lta.game import LighterThanAir
@@ -50,6 +62,16 @@ Every die is rolled from your own stream, its seed's hash published at the
 start: mail ROLLS (with your CODE) for your rolls so far; at the end every
 seed and every roll comes with your results, for you to check.
 """
+
+WITHOUT_ORDERS: dict[tuple[Clock, Tense], str] = {
+    ("turn", "present"): "your Zeppelins stay where they are, only the wind moves them",
+    ("turn", "past"): "your Zeppelins stayed where they were, only the wind moved them",
+    ("round", "present"): "your Zeppelins hold their fire",
+    ("round", "past"): "your Zeppelins held their fire",
+}
+"""What movement (the turn's deadline) and combat orders (the round's) are without a player's
+orders, as the host's mails tell the player: ``play`` carries out no move and no fire of theirs,
+and the wind blows every Zeppelin aloft before combat all the same (engine/lta/turn.py)."""
 
 _SUBMISSION: TypeAdapter[Submission] = TypeAdapter(Submission)
 _SCENARIOS = {"fleet": Scenario.FLEET_BATTLE, "convoy": Scenario.CONVOY}
@@ -208,6 +230,9 @@ class LtaTurns:
 
     def rules_summary(self) -> str:
         return RULES_SUMMARY
+
+    def without_orders(self, clock: Clock, tense: Tense = "present") -> str:
+        return WITHOUT_ORDERS[clock, tense]
 
     def new_state(self, game_id: str, options_json: str, seats: Sequence[Seat], seed: int) -> str:
         options = _options(options_json)

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from engine.core.mailgame import CombatScope, ScopedOrders, combat_parts, combat_scope, turn_scope
 from engine.core.turnhost import (
+    Clock,
     CombatMode,
     Deadlines,
     Page,
@@ -24,6 +25,7 @@ from engine.core.turnhost import (
     Played,
     Results,
     Seat,
+    Tense,
     TurnMode,
     Wanted,
 )
@@ -52,6 +54,14 @@ ROUND_LIMIT = 500
 """Rounds fought from standing orders in one step before giving up: combat ends long before
 (rules VII: a retreat, a side destroyed, or rounds without damage past Screens)."""
 WARPWAR = WarpWar()
+WITHOUT_ORDERS: dict[tuple[Clock, Tense], str] = {
+    ("turn", "present"): "your ships hold, nothing is built, income still comes",
+    ("turn", "past"): "your ships held, nothing was built, income still came",
+    ("round", "present"): "in combat your ships fight on their STANDING orders",
+    ("round", "past"): "in combat your ships fought on their STANDING orders",
+}
+"""What a player-turn without orders is (``_play_turn``: waived), and a combat round without
+them (``_empty_round``: standing orders), as the host's mails tell the player."""
 
 
 class WarpWarTurns:
@@ -118,6 +128,9 @@ class WarpWarTurns:
 
     def rules_summary(self) -> str:
         return RULES_SUMMARY
+
+    def without_orders(self, clock: Clock, tense: Tense = "present") -> str:
+        return WITHOUT_ORDERS[clock, tense]
 
     def check_options(self, options_json: str) -> str:
         return read_options(options_json).model_dump_json()

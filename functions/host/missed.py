@@ -10,6 +10,7 @@ from functools import partial
 
 from engine.games import GAME_NAMES
 from functions.host.claimed import TURN_LEASE
+from functions.host.hosts import HOSTS
 from functions.host.ports import TurnStore
 from functions.host.seats import SeatError, seat_player
 from functions.host.sending import send_once
@@ -192,9 +193,16 @@ def player_mail(game: GameRecord, player: PlayerRecord, seat_gone: bool, _: date
     title = f"You missed {count} {turns} in a row in game {game.game_id}"
     action = game.schedule.missed_action
     fate = (PLAYER_ROBOT if action == "robot" else PLAYER_STANDBY) if seat_gone else PLAYER_KEPT
+    host = HOSTS[game.game]
     paragraphs = [
         PLAYER_MISSED.format(
-            count=count, turns=turns, game_id=game.game_id, title=game.title, limit=game.schedule.missed_limit
+            count=count,
+            turns=turns,
+            game_id=game.game_id,
+            title=game.title,
+            limit=game.schedule.missed_limit,
+            held=host.without_orders("turn", "past"),
+            rounds=host.without_orders("round", "past"),
         ),
         fate,
     ]
@@ -213,8 +221,7 @@ def player_mail(game: GameRecord, player: PlayerRecord, seat_gone: bool, _: date
 
 PLAYER_MISSED = (
     "You sent no orders for {count} player-{turns} in a row in game {game_id} ({title}). Each was "
-    "waived: no orders were used (your ships held and nothing was built; in combat they fought on "
-    "their STANDING orders). The game's limit is {limit} in a row."
+    "waived: no orders were used ({held}; {rounds}). The game's limit is {limit} in a row."
 )
 PLAYER_ROBOT = (
     "As the game's rules say, a computer player now plays your seat, and you get no more results. "

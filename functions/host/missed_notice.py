@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 
+from functions.host.hosts import HOSTS
 from functions.render.bulletin import after_body
 from functions.render.notice import missed_block
 from functions.render.results import Rendered
@@ -32,7 +33,15 @@ def missed_words(before: GameRecord | None, made: GameRecord, player: str) -> st
     limit, action = made.schedule.missed_limit, made.schedule.missed_action
     if count % limit == 0 and action != "alert":
         return None
-    words = WAIVED.format(turn=before.turn, count=count, turns="turn" if count == 1 else "turns")
+    host = HOSTS[made.game]
+    words = WAIVED.format(
+        turn=before.turn,
+        count=count,
+        turns="turn" if count == 1 else "turns",
+        held=host.without_orders("turn", "past"),
+        # The rounds of a combat that is still to come follow the rule, not a past step.
+        rounds=host.without_orders("round"),
+    )
     if action == "alert":
         at = count + limit - count % limit
         words += " " + (TOLD_GM if count % limit == 0 else TELL_GM.format(at=at))
@@ -56,8 +65,7 @@ def with_missed(rendered: Rendered, notices: Sequence[str | None]) -> Rendered:
 
 WAIVED = (
     "You sent no orders for turn {turn} by its deadline, so your player-turn was waived: no "
-    "orders were used (your ships held, nothing was built, income still came; in combat your "
-    "ships fight on their STANDING orders). That is {count} {turns} missed in a row."
+    "orders were used ({held}; {rounds}). That is {count} {turns} missed in a row."
 )
 TELL_GM = "At {at} in a row the GM is told."
 TOLD_GM = "The GM has been told."

@@ -10,6 +10,7 @@ from engine.games import GAME_NAMES
 from functions import schedule
 from functions.host.deadlines import deadline_attachments, deadline_text
 from functions.host.due import latest_of
+from functions.host.hosts import HOSTS
 from functions.host.ports import TurnStore
 from functions.host.sending import send_once
 from functions.mail.compose import OutgoingMail
@@ -78,12 +79,17 @@ def reminder_mail(game: GameRecord, player: PlayerRecord, now: datetime, kept: b
     deadline = deadline_text(game.deadline, player.timezone)
     processing = deadline_text(schedule.processing_due(game), player.timezone)
     title = f"Reminder: your orders for turn {game.turn} are due {deadline}"
+    words = {
+        "deadline": deadline,
+        "processing": processing,
+        "without": HOSTS[game.game].without_orders("turn"),
+    }
     if game.deadline is not None and game.deadline <= now:
-        when = REMINDER_LATE.format(deadline=deadline, processing=processing)
+        when = REMINDER_LATE.format(**words)
     elif processing != deadline:
-        when = REMINDER_GRACE.format(deadline=deadline, processing=processing)
+        when = REMINDER_GRACE.format(**words)
     else:
-        when = REMINDER_DUE.format(deadline=deadline)
+        when = REMINDER_DUE.format(**words)
     paragraphs = [
         (REMINDER_KEPT if kept else REMINDER).format(game_id=game.game_id, title=game.title, turn=game.turn),
         when,
@@ -111,17 +117,15 @@ REMINDER_KEPT = (
 )
 REMINDER_DUE = (
     "The deadline is {deadline} (your time zone; the attached calendar file has it). Without "
-    "your orders by then your player-turn is waived: your ships hold, nothing is built, income "
-    "still comes."
+    "your orders by then your player-turn is waived: {without}."
 )
 REMINDER_GRACE = (
     "The deadline is {deadline} (your time zone; the attached calendar file has it). The game "
-    "waits for late orders until {processing}; after that your player-turn is waived: your ships "
-    "hold, nothing is built, income still comes."
+    "waits for late orders until {processing}; after that your player-turn is waived: {without}."
 )
 REMINDER_LATE = (
     "The deadline, {deadline}, has passed: the game waits for your orders until {processing}. "
-    "After that your player-turn is waived: your ships hold, nothing is built, income still comes."
+    "After that your player-turn is waived: {without}."
 )
 REMINDER_SHEET = (
     "Send REPORT to the game for your latest results and your orders sheet; an order block with "

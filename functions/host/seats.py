@@ -68,7 +68,11 @@ def welcome_mail(
         ),
         "code_note": WELCOME_CODE,
         "how": WELCOME_HOW,
-        "deadline_note": WELCOME_DEADLINE if game.deadline is not None else WELCOME_NO_DEADLINE,
+        "deadline_note": (
+            WELCOME_DEADLINE.format(without=host.without_orders("turn"))
+            if game.deadline is not None
+            else WELCOME_NO_DEADLINE
+        ),
         "sheet_note": WELCOME_REPORT if rendered is not None else WELCOME_SHEET_LATER,
     }
     title = f"Welcome to game {game.game_id}: {game.title}"
@@ -139,8 +143,7 @@ WELCOME_HOW = (
 WELCOME_DEADLINE = (
     "Your orders are due by this deadline, shown in your time zone (send TIMEZONE <zone>, with "
     "your CODE, to change it). The game is played as soon as every order is in, unless someone "
-    "asks it to WAIT; a turn without your orders is waived: your ships hold, nothing is built, "
-    "income still comes."
+    "asks it to WAIT; a turn without your orders is waived: {without}."
 )
 WELCOME_NO_DEADLINE = "The game has no deadline yet: the first one is set when the game starts."
 WELCOME_REPORT = (

@@ -8,6 +8,7 @@ from datetime import datetime, timedelta
 from typing import NamedTuple
 
 from engine.core.mailgame import turn_scope
+from engine.games import TURN_GAMES
 from functions.host.commands.reading import Command, code_and_args
 from functions.host.dates import (
     day_after,
@@ -190,7 +191,10 @@ def _absent(mail: Inbound, args: tuple[str, ...], game: GameRecord, player: Play
             moved = game
         paragraph = ABSENT_WAIT.format(**when, deadline=_deadline(moved, player))
     else:
-        paragraph = ABSENT_PLAY.format(**when)
+        host = TURN_GAMES[game.game]
+        paragraph = ABSENT_PLAY.format(
+            **when, held=host.without_orders("turn"), rounds=host.without_orders("round")
+        )
     reason = ABSENCE.format(start=start.isoformat(), end=end.isoformat())
     return _answered(mail, "ABSENT", game, player, "Your absence is noted", paragraph, reason)
 
@@ -270,9 +274,9 @@ ABSENT_WAIT = (
 )
 ABSENT_PLAY = (
     "You are away from {start} to {end} (absence {number} of the {most} game {game_id} allows). The "
-    "game plays on: a turn of yours due meanwhile is waived (your ships hold, nothing is built, "
-    "income still comes, standing orders apply) and is not counted as missed; orders you send "
-    "meanwhile still count. ABSENT OFF (with your CODE) calls the absence off."
+    "game plays on: a turn of yours due meanwhile is waived ({held}; {rounds}) and is not counted "
+    "as missed; orders you send meanwhile still count. ABSENT OFF (with your CODE) calls the "
+    "absence off."
 )
 ABSENT_NOTHING = "You have no absence in game {game_id} to call off: nothing was changed."
 ABSENT_OFF = "Your absence in game {game_id} is called off: you play as usual. The deadline now: {deadline}."
