@@ -283,7 +283,7 @@ class Inbound:
                 html=html,
                 attachments=attachments,
                 game_id=game.game_id if game is not None else None,
-                **({"game_name": GAME_NAMES[game.game]} if game is not None else {}),
+                game_name=GAME_NAMES[game.game] if game is not None else None,
                 player_id=player.player_id if player is not None else None,
                 in_reply_to=self.message_id,
                 kind=kind,

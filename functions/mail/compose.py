@@ -44,7 +44,7 @@ from email.message import EmailMessage, MIMEPart
 from email.utils import format_datetime, parseaddr
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, model_validator
 
 MailKind = Literal["ack", "results", "combat", "notice", "relay"]
 
@@ -110,11 +110,20 @@ class OutgoingMail(BaseModel):
     html: str | None = None
     attachments: tuple[Attachment, ...] = ()
     game_id: str | None = None
+    game_name: str | None
+    """The game's name for players (engine/games.py ``GAME_NAMES``), for the subject prefix,
+    ``Reply-To`` and ``Thread-Topic``; None for a mail of no game. Required: the host hosts
+    more than one game, and a default would name the wrong one."""
     player_id: str | None = None
     in_reply_to: str | None = None
     """The Message-ID of the player's mail this answers (acknowledgements)."""
     kind: MailKind
-    game_name: str = "WarpWar"
+
+    @model_validator(mode="after")
+    def _names_its_game(self) -> OutgoingMail:
+        if (self.game_id is None) != (self.game_name is None):
+            raise ValueError("a game's mail names its game (game_name), and only a game's mail does")
+        return self
 
 
 def compose(

@@ -348,7 +348,7 @@ def test_report_sends_the_latest_results_mail_again_to_the_registered_address() 
     store, mailer = hosted(), ListMailer()
     results = OutgoingMail(
         to="old@example.org", subject="Turn 3: P1's player-turn", text="Your results", game_id="g1",
-        player_id="P1", kind="results",
+        game_name="WarpWar", player_id="P1", kind="results",
         attachments=(Attachment(filename="g1-turn-3.json", content_type="application/json", data=b"{}"),),
     )  # fmt: skip
     sent = compose(results, f"warpmail@{DOMAIN}", DOMAIN, NOW)

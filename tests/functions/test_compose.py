@@ -11,6 +11,7 @@ from email.message import EmailMessage, MIMEPart
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from pydantic import ValidationError
 
 from functions.mail.compose import (
     RESERVED,
@@ -44,6 +45,7 @@ def outgoing(**changes: object) -> OutgoingMail:
         "subject": "Turn 5 results",
         "text": "Turn 5\n",
         "game_id": "g1",
+        "game_name": "WarpWar",
         "player_id": "Red",
         "kind": "results",
     }
@@ -162,7 +164,7 @@ def test_from_is_the_sender_named_warpmail_and_reply_to_is_the_game() -> None:
 
 
 def test_mail_for_no_game_replies_to_the_host_address() -> None:
-    message = sent(outgoing(game_id=None, player_id=None, kind="notice"))
+    message = sent(outgoing(game_id=None, game_name=None, player_id=None, kind="notice"))
 
     assert message["Reply-To"].addresses[0].addr_spec == "host@warpmail.test"
     assert message["Subject"] == "Turn 5 results"
@@ -172,6 +174,32 @@ def test_mail_for_no_game_replies_to_the_host_address() -> None:
 def test_subject_gets_the_game_prefix_once() -> None:
     assert sent(outgoing())["Subject"] == "[WarpWar g1] Turn 5 results"
     assert sent(outgoing(subject="Re: [WarpWar g1] orders"))["Subject"] == "Re: [WarpWar g1] orders"
+
+
+def test_a_mail_is_prefixed_with_its_own_games_name() -> None:
+    message = sent(outgoing(game_name="Lighter Than Air Warfare"))
+
+    assert message["Subject"] == "[Lighter Than Air Warfare g1] Turn 5 results"
+    assert message["Reply-To"].addresses[0].display_name == "Lighter Than Air Warfare g1"
+    assert message["Thread-Topic"] == "Lighter Than Air Warfare g1"
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [
+        {"game_name": None},  # a game's mail with no name for it
+        {"game_id": None},  # a name with no game
+    ],
+)
+def test_a_games_mail_must_name_its_game_and_only_a_games(changes: dict[str, object]) -> None:
+    with pytest.raises(ValidationError, match="names its game"):
+        outgoing(**changes)
+
+
+def test_the_games_name_has_no_default() -> None:
+    fields = outgoing().model_dump(exclude={"game_name"})
+    with pytest.raises(ValidationError, match="game_name"):
+        OutgoingMail.model_validate(fields)
 
 
 def test_subject_line_breaks_never_reach_the_header() -> None:

@@ -73,6 +73,7 @@ def test_a_mail_carries_it_with_its_method() -> None:
         text="Hi",
         kind="notice",
         game_id="g1",
+        game_name="WarpWar",
         attachments=deadline_attachments(GAME, ONE),
     )
     message = compose(mail, "WarpMail <host@warpmail.test>", "warpmail.test", OPENED)

@@ -314,7 +314,12 @@ def test_join_with_a_bad_name_is_refused_with_the_rule() -> None:
 def test_a_name_with_an_encoded_word_cannot_inject_a_header() -> None:
     evil = "=?utf-8?q?Eve=0D=0ABcc:_victim@example.org?="
     mail = OutgoingMail(
-        to=f"{evil} <blue@example.net>", subject=f"Message from {evil}", text="hi", kind="relay", game_id="g1"
+        to=f"{evil} <blue@example.net>",
+        subject=f"Message from {evil}",
+        text="hi",
+        kind="relay",
+        game_id="g1",
+        game_name="WarpWar",
     )
     raw = compose(mail, f"WarpMail <warpmail@{DOMAIN}>", DOMAIN, NOW).as_bytes()
     parsed = read_message(raw)
@@ -325,7 +330,9 @@ def test_a_name_with_an_encoded_word_cannot_inject_a_header() -> None:
 @settings(max_examples=50, deadline=None)
 @given(st.text(min_size=1, max_size=60))
 def test_any_text_in_a_subject_stays_one_header_and_reads_back_as_shown(text: str) -> None:
-    mail = OutgoingMail(to="blue@example.net", subject=f"Message from {text}", text="hi", kind="relay")
+    mail = OutgoingMail(
+        to="blue@example.net", subject=f"Message from {text}", text="hi", kind="relay", game_name=None
+    )
     message = compose(mail, f"warpmail@{DOMAIN}", DOMAIN, NOW)
     parsed = read_message(message.as_bytes())
     # (A decoder drops the white space between two encoded-words: only that may differ.)
@@ -354,6 +361,7 @@ def test_a_huge_attachment_is_left_out_with_a_note() -> None:
         attachments=(big,),
         kind="results",
         game_id="g1",
+        game_name="WarpWar",
     )
     message = compose(mail, f"warpmail@{DOMAIN}", DOMAIN, NOW)
     assert len(message.as_bytes()) <= MAX_OUTGOING_BYTES
@@ -368,7 +376,15 @@ def test_a_huge_text_is_cut_with_a_line_saying_so(monkeypatch: pytest.MonkeyPatc
     limit = 1024 * 1024
     monkeypatch.setattr(compose_module, "MAX_OUTGOING_BYTES", limit)
     text = "MOVE W1\n" * 200_000
-    mail = OutgoingMail(to=RED, subject="Orders", text=text, html=f"<p>{text}</p>", kind="ack", game_id="g1")
+    mail = OutgoingMail(
+        to=RED,
+        subject="Orders",
+        text=text,
+        html=f"<p>{text}</p>",
+        kind="ack",
+        game_id="g1",
+        game_name="WarpWar",
+    )
     message = compose(mail, f"warpmail@{DOMAIN}", DOMAIN, NOW)
     assert limit * 0.6 < len(message.as_bytes()) <= limit
     assert message.get_content_type() == "text/plain", "the HTML cannot be cut: left out"
@@ -380,7 +396,7 @@ def test_a_huge_text_is_cut_with_a_line_saying_so(monkeypatch: pytest.MonkeyPatc
 def test_any_text_is_cut_to_the_limit_whatever_its_encoding() -> None:
     limit = 200_000
     for text in ("é" * limit, "=" * limit, "\x00" * limit, "日本" * limit):
-        mail = fit(OutgoingMail(to=RED, subject="s", text=text, kind="ack"), limit=limit)
+        mail = fit(OutgoingMail(to=RED, subject="s", text=text, kind="ack", game_name=None), limit=limit)
         assert len(compose(mail, f"warpmail@{DOMAIN}", DOMAIN, NOW).as_bytes()) <= limit
         assert mail.text.startswith(text[:1000])
 

@@ -197,7 +197,9 @@ def test_our_own_mail_coming_back_is_a_loop(headers: str, reason: str) -> None:
 
 
 def test_mail_we_composed_is_a_loop() -> None:
-    mail = OutgoingMail(to="ana@example.org", subject="Turn 5", text="t", game_id="g1", kind="results")
+    mail = OutgoingMail(
+        to="ana@example.org", subject="Turn 5", text="t", game_id="g1", game_name="WarpWar", kind="results"
+    )
     ours = compose(mail, "warpmail@warpmail.test", DOMAIN)
 
     assert is_automatic(read_message(ours.as_bytes())) == "loop: our own mail came back (X-WarpMail-Game)"

@@ -63,6 +63,7 @@ def results_mail(to: str = "Zoë <zoe@example.org>") -> EmailMessage:
             Attachment(filename="report.json", content_type="application/json", data=b'{"turn": 5}'),
         ),
         game_id="g1",
+        game_name="WarpWar",
         player_id="Red",
         kind="results",
     )
@@ -199,7 +200,9 @@ def test_outbox_file_names_are_safe(tmp_path: Path) -> None:
 
 
 def test_outbox_of_text_only_mail_has_no_html(tmp_path: Path) -> None:
-    mail = OutgoingMail(to="zoe@example.org", subject="Help", text="Commands: HELP\n", kind="notice")
+    mail = OutgoingMail(
+        to="zoe@example.org", subject="Help", text="Commands: HELP\n", kind="notice", game_name=None
+    )
 
     stem = OutboxMailer(tmp_path / "new").send(compose(mail, SENDER, DOMAIN, now=NOW))
 
