@@ -100,7 +100,7 @@ def first_orders(host: LocalHost, play: NewPlay) -> list[str]:
 def instructions(host: LocalHost, play: NewPlay, port: int, tick_seconds: float) -> list[str]:
     outbox: Path = host.outbox_folder
     return [
-        f"WarpWar: game {play.game_id}, you ({play.address}, {play.player_id}) "
+        f"Game {play.game_id}: you ({play.address}, {play.player_id}) "
         f"against the {play.robot} robot.",
         f"  Your turn-1 results and orders sheet: {outbox / play.opening}.txt (.html with the map)",
         f"  Your secret code: {play.code} (in {outbox / play.welcome}.txt)",
