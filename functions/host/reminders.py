@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 from functools import partial
 
+from engine.core.turnhost import Clock
 from engine.games import GAME_NAMES
 from functions import schedule
 from functions.host.deadlines import deadline_attachments, deadline_text
@@ -79,10 +80,13 @@ def reminder_mail(game: GameRecord, player: PlayerRecord, now: datetime, kept: b
     deadline = deadline_text(game.deadline, player.timezone)
     processing = deadline_text(schedule.processing_due(game), player.timezone)
     title = f"Reminder: your orders for turn {game.turn} are due {deadline}"
+    # A round deadline is set while a round's orders are awaited (Lighter Than Air's combat
+    # orders are reminded; WarpWar's combat rounds are not): what is waived then is the round.
+    clock: Clock = "round" if game.round_deadline is not None else "turn"
     words = {
         "deadline": deadline,
         "processing": processing,
-        "without": HOSTS[game.game].without_orders("turn"),
+        "without": HOSTS[game.game].without_orders(clock),
     }
     if game.deadline is not None and game.deadline <= now:
         when = REMINDER_LATE.format(**words)

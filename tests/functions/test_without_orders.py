@@ -89,6 +89,14 @@ def test_a_reminder_says_what_a_turn_without_orders_is_in_the_games_words(
     games_own(game, mail.text)
 
 
+def test_a_reminder_of_a_rounds_orders_says_what_a_round_without_them_is() -> None:
+    # Lighter Than Air's combat orders are awaited on the round clock, and reminded
+    game = record("lta", awaiting=("fire:1#P1",), round_deadline=DEADLINE)
+    mail = reminder_mail(game, player(playing()), NOW)
+    assert f"is waived: {WORDS['lta']['round']}." in flat(mail.text)
+    games_own("lta", mail.text)
+
+
 @pytest.mark.parametrize("game", sorted(WORDS))
 def test_absent_in_a_game_that_plays_on_says_what_is_waived_in_the_games_words(game: str) -> None:
     store, mailer = playing(), ListMailer()
