@@ -173,8 +173,8 @@ class TurnGame(Protocol):
         """What the game does with a player's step on ``clock`` when no orders of theirs came,
         in the player's words: one clause of plain text, lower case and with no full stop, that
         the host's mails (welcome, reminders, absences, missed turns) put after a colon or in
-        brackets ("your ships hold, nothing is built, income still comes"). ``past``: for a step
-        already played without them (the missed-turn notices)."""
+        brackets ("your ships hold, nothing is built, income still comes"). The ``past`` tense
+        tells of a step already played without them (the missed-turn notices)."""
         ...
 
     def new_state(self, game_id: str, options_json: str, seats: Sequence[Seat], seed: int) -> str:
