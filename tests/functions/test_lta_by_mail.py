@@ -340,6 +340,7 @@ def check_the_end(game: Game, last: EmailMessage, final: GameState, opening: Ema
     names = " and ".join(final.player(w).name for w in final.winners)
     assert names and f"GAME OVER: won by {names}: {final.ended}" in body
     assert "EVERY DIE ROLLED" in body
+    assert '<section class="turn"' in attachment(last, f"{game.game_id}-replay.html")
     records = rolls_file(attachment(last, f"{game.game_id}-rolls.txt"))
     assert [r["player"] for r in records] == [p.id for p in final.players]
     verify = docs_script()["verify"]
