@@ -21,6 +21,7 @@ from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
+from engine.games import DEFAULT_GAME, GAME_NAMES
 from functions.local.clock import Ticker
 from functions.local.demo import run_demo
 from functions.local.host import HostBusyError, LocalHost
@@ -107,7 +108,9 @@ def _tick(host: LocalHost) -> None:
         say(f"workflow run skipped: {error}")
 
 
-def play(root: Path, port: int, tick_seconds: float, address: str, robot: str) -> int:
+def play(
+    root: Path, port: int, tick_seconds: float, address: str, robot: str, game: str = "", scenario: str = ""
+) -> int:
     from functions.console.players import ADDRESS
     from functions.local.play import instructions, new_play
 
@@ -116,7 +119,8 @@ def play(root: Path, port: int, tick_seconds: float, address: str, robot: str) -
         return 2
 
     def banner(host: LocalHost) -> list[str]:
-        return instructions(host, new_play(host, address, robot, datetime.now(UTC)), port, tick_seconds)
+        made = new_play(host, address, robot, datetime.now(UTC), game=game, scenario=scenario)
+        return instructions(host, made, port, tick_seconds)
 
     return serve(root, port, tick_seconds, watch_seconds=1.0, banner=banner)
 
@@ -134,6 +138,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--address", default="you@example.com", help="your mail address (default you@example.com)"
     )
     played.add_argument("--robot", choices=("cadet", "admiral"), default="cadet", help="the robot's level")
+    played.add_argument(
+        "--game", choices=sorted(GAME_NAMES), default=DEFAULT_GAME, help=f"the game (default {DEFAULT_GAME})"
+    )
+    played.add_argument(
+        "--scenario", default="", help="the game's scenario (WarpWar: basic, advanced; lta: fleet, convoy)"
+    )
     played.add_argument("--port", type=int, default=2525)
     played.add_argument("--tick", type=float, default=5.0, help="seconds between workflow runs")
     demo = commands.add_parser("run-demo", help="play the demo game by mail to its end")
@@ -146,7 +156,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "serve":
         return serve(args.root, args.port, args.tick, args.watch)
     if args.command == "play":
-        return play(args.root, args.port, args.tick, args.address, args.robot)
+        return play(args.root, args.port, args.tick, args.address, args.robot, args.game, args.scenario)
     result = run_demo(
         args.root,
         orders=args.orders,

@@ -129,6 +129,38 @@ def test_play_prints_the_mail_to_send_and_answers_it(tmp_path: Path) -> None:
     assert (code_, after) == (0, ["SIGTERM: stopping (the games are saved)"])
 
 
+def test_play_lta_prints_a_movement_block_and_plays_the_phase_once_it_is_in(tmp_path: Path) -> None:
+    # Given play started for a Lighter Than Air convoy game
+    port = free_port()
+    options = ("--address", "ann@example.org", "--tick", "1", "--game", "lta", "--scenario", "convoy")
+    played, printed = start_play(tmp_path, port, *options)
+    try:
+        # Then it names the game and prints the movement sheet's block, a MOVE line a Zeppelin
+        assert printed[0].startswith("Lighter Than Air Warfare: game play, you (ann@example.org, P1)")
+        mail = the_mail(printed)
+        block = mail.get_content().splitlines()
+        assert block[:3] == ["GAME play", "PLAYER P1", "TURN 1"] and block[-1] == "END", block
+        moves = [line for line in block if line.startswith("MOVE ")]
+        assert moves and all(line.endswith(" STAY") for line in moves), block
+        opening = next((tmp_path / "outbox").glob("*-ann@example.org-results.txt")).read_text(
+            encoding="utf-8"
+        )
+        assert "Bulk Cargo" in opening, "the convoy's freighters carry Bulk Cargo"
+        # When Ann sends exactly that mail over SMTP
+        with smtplib.SMTP("127.0.0.1", port, timeout=START_TIMEOUT) as smtp:
+            smtp.send_message(mail)
+        # Then the acknowledgement takes the moves, and the map after movement comes at the next
+        # run (the robot's orders were written when the game started: nothing waits a deadline)
+        (ack,) = wait_for(tmp_path / "outbox", "*-ann@example.org-ack.txt")
+        answer = ack.read_text(encoding="utf-8")
+        assert "ORDERS UNDERSTOOD" in answer and moves[0] in answer, answer
+        _, after = wait_for(tmp_path / "outbox", "*-ann@example.org-results.txt", count=2)
+        assert "# Combat orders for turn 1" in after.read_text(encoding="utf-8")
+    finally:
+        code_, said = played.terminate()
+    assert (code_, said) == (0, ["SIGTERM: stopping (the games are saved)"])
+
+
 def test_a_bad_address_is_one_line() -> None:
     command = [sys.executable, "-m", "functions.local.cli", "play", "--address", "not an address"]
     bad = subprocess.run(command, capture_output=True, text=True, timeout=60)
