@@ -26,8 +26,9 @@ from engine.lta.views import PlayerView
 
 def event_line(event: AnyEvent) -> str:
     if isinstance(event, DiceCommitted):
-        return "Dice committed (SHA-256 of each seed): " + ", ".join(
-            f"{p} {h[:16]}..." for p, h in event.commitments.items()
+        # Whole, so that each player can check every seed revealed at the end, not only their own.
+        return "Dice committed (SHA-256 of each seed): " + "; ".join(
+            f"{p} {h}" for p, h in event.commitments.items()
         )
     if isinstance(event, InitiativeDecided):
         return f"Turn {event.turn} initiative: {event.winner} wins; {event.chooser} chooses first or last"
