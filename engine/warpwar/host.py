@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from engine.core.mailgame import CombatScope, ScopedOrders, combat_parts, combat_scope, turn_scope
+from engine.core.options import read_options
 from engine.core.turnhost import (
     CombatMode,
     Deadlines,
@@ -36,7 +37,7 @@ from engine.warpwar.lang.printer import order_text
 from engine.warpwar.lang.sheet import combat_sheet, orders_sheet
 from engine.warpwar.mailgame import WarpWarMail, fought_in
 from engine.warpwar.mapgen import generate_map
-from engine.warpwar.options import read_options
+from engine.warpwar.options import WarpWarOptions
 from engine.warpwar.orders import OrderResult, RoundOrders, TurnOrders
 from engine.warpwar.picture import map_picture
 from engine.warpwar.replay import replay
@@ -120,10 +121,10 @@ class WarpWarTurns:
         return RULES_SUMMARY
 
     def check_options(self, options_json: str) -> str:
-        return read_options(options_json).model_dump_json()
+        return read_options(WarpWarOptions, options_json).model_dump_json()
 
     def new_state(self, game_id: str, options_json: str, seats: Sequence[Seat], seed: int) -> str:
-        options = read_options(options_json)
+        options = read_options(WarpWarOptions, options_json)
         if not seats:
             raise ValueError("a game needs its players")
         spec = options.map_spec(game_id, len(seats))
