@@ -70,7 +70,7 @@ class WarpWarTurns:
         strength = robot.Level(level) if level in robot.Level.__members__.values() else robot.Level.CADET
         written: list[tuple[ScopedOrders, str]] = []
         for scope in scopes:
-            text = _robot_mail(state, view, scope, strength)
+            text = robot.write_for(state, view, scope, strength)
             reading = WarpWarMail().read_orders(state_json, player, text)
             part = next((p for p in reading.parts if p.scope == scope), None)
             written.append((part or ScopedOrders(scope=scope, orders_json=_no_orders(player, scope)), text))
@@ -197,15 +197,6 @@ def _no_orders(player: str, scope: str) -> str:
     if combat_parts(scope) is not None:
         return _empty_round(Wanted(player=player, scope=scope)).model_dump_json()
     return TurnOrders(player=player).model_dump_json()
-
-
-def _robot_mail(state: GameState, view: PlayerView, scope: str, level: robot.Level) -> str:
-    fight = combat_parts(scope)
-    if fight is not None:
-        combat = next((c for c in state.combats if c.star == fight.star), None)
-        stream = robot.stream_for(state, view.player, combat)
-        return robot.write_round(view, fight.star, fight.round, stream, level)
-    return robot.write_turn(view, robot.stream_for(state, view.player), level)
 
 
 def _play_turn(state: GameState, turn: TurnOrders | None) -> Outcome:
