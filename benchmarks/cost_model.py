@@ -58,7 +58,6 @@ from typing import Any
 from unittest.mock import patch
 
 from benchmarks.timing import machine, table
-from engine.core.mailgame import combat_parts
 from engine.warpwar import robot
 from engine.warpwar.game import Setup, WarpWar
 from engine.warpwar.mapgen import MapSpec
@@ -367,13 +366,7 @@ def new_game(store: Store, game_id: str, players: int, now: datetime) -> dict[st
 
 def orders_mail(state: GameState, game_id: str, player: str, code: str, scope: str, domain: str) -> bytes:
     """What ``player`` sends for ``scope``: the cadet robot's orders from the player's view."""
-    view = player_view(state, player)
-    fight = combat_parts(scope)
-    if fight is not None:
-        combat = next(c for c in state.combats if c.star == fight.star)
-        text = robot.write_round(view, fight.star, fight.round, robot.stream_for(state, player, combat))
-    else:
-        text = robot.write_turn(view, robot.stream_for(state, player))
+    text = robot.write_for(state, player_view(state, player), scope)
     lines = text.splitlines()
     message = EmailMessage()
     message["From"] = f"{player} <{player.lower()}@example.org>"

@@ -30,12 +30,12 @@ import boto3
 import resvg_py
 from moto import mock_aws
 
+from benchmarks.mailed import submit_orders
 from benchmarks.timing import machine, table
 from engine.core.mailgame import combat_parts
 from engine.core.turnhost import Seat
 from engine.warpwar import host as warpwar_host
 from engine.warpwar import robot
-from engine.warpwar.mailgame import WarpWarMail
 from engine.warpwar.mapgen import MapSpec
 from engine.warpwar.options import WarpWarOptions
 from engine.warpwar.state import GameState
@@ -48,7 +48,6 @@ from functions.resources import resources
 from functions.store import (
     GameRecord,
     GameSetup,
-    NewSubmission,
     PlayerRecord,
     Store,
     provision,
@@ -142,18 +141,7 @@ def mail_orders(store: Store, now: datetime) -> None:
         if combat_parts(scope) is not None:
             continue
         text = robot.write_turn(player_view(state, player), robot.stream_for(state, player))
-        for part in WarpWarMail().read_orders(state_json, player, text).parts:
-            store.add_submission(
-                NewSubmission(
-                    game_id=GAME,
-                    player_id=player,
-                    scope=part.scope,
-                    received_at=now,
-                    message_id=f"<{now.isoformat()}.{player}@example.org>",
-                    body=text,
-                    orders_json=part.orders_json,
-                )
-            )
+        submit_orders(store, GAME, state_json, player, text, now)
 
 
 def run(players: int, game_turns: int, rule: str) -> Figures:

@@ -18,6 +18,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from engine.core.mailgame import ScopedOrders
+from engine.core.options import read_options, said
 from engine.core.turnhost import (
     Clock,
     CombatMode,
@@ -89,21 +90,6 @@ class LtaOptions(BaseModel):
     scenario: Literal["fleet", "convoy"] = "fleet"
     turn_limit: int | None = Field(None, ge=1, le=99)
     fleets: dict[str, tuple[Design, ...]] = Field(default_factory=dict)
-
-
-def _options(options_json: str) -> LtaOptions:
-    try:
-        return LtaOptions.model_validate_json(options_json or "{}")
-    except ValidationError as error:
-        raise ValueError(_said(error)) from None
-
-
-def _said(error: ValidationError) -> str:
-    """A validation error in the GM's words: each problem with where it is."""
-    return "; ".join(
-        (f"{'.'.join(map(str, e['loc']))}: " if e["loc"] else "") + e["msg"].removeprefix("Value error, ")
-        for e in error.errors()
-    )
 
 
 def _scope(state: GameState) -> str:
@@ -235,7 +221,7 @@ class LtaTurns:
         return WITHOUT_ORDERS[clock, tense]
 
     def new_state(self, game_id: str, options_json: str, seats: Sequence[Seat], seed: int) -> str:
-        options = _options(options_json)
+        options = read_options(LtaOptions, options_json)
         try:
             setup = Setup(
                 game_id=game_id,
@@ -245,8 +231,8 @@ class LtaTurns:
                 turn_limit=options.turn_limit,
             )
         except ValidationError as error:
-            raise ValueError(_said(error)) from None
+            raise ValueError(said(error)) from None
         return LighterThanAir().new_game(setup, seed).state.model_dump_json()
 
     def check_options(self, options_json: str) -> str:
-        return _options(options_json).model_dump_json()
+        return read_options(LtaOptions, options_json).model_dump_json()

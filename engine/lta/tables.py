@@ -133,41 +133,21 @@ PUNCTURE_LOSS: dict[Damage, int] = {
 }
 """Gas lost per turn until patched."""
 
-_DAMAGE_ROWS: dict[Column, tuple[tuple[Damage, int, int], ...]] = {
-    Column.HEAVY: (
-        (Damage.CARGO_HIT, 1, 1),
-        (Damage.STEERING_HIT, 2, 2),
-        (Damage.ENGINE_HIT, 3, 3),
-        (Damage.CABIN_HIT, 4, 4),
-        (Damage.MINOR_PUNCTURE, 5, 7),
-        (Damage.MAJOR_PUNCTURE, 8, 12),
-        (Damage.CRIT_PUNCTURE, 13, 18),
-        (Damage.BLOWOUT, 19, 20),
-    ),
-    Column.SMALL_CANNON: (
-        (Damage.CARGO_HIT, 1, 1),
-        (Damage.STEERING_HIT, 2, 2),
-        (Damage.ENGINE_HIT, 3, 3),
-        (Damage.CABIN_HIT, 4, 4),
-        (Damage.MINOR_PUNCTURE, 5, 14),
-        (Damage.MAJOR_PUNCTURE, 15, 19),
-        (Damage.CRIT_PUNCTURE, 20, 20),
-    ),
-    Column.LIGHT: (
-        (Damage.CARGO_HIT, 1, 1),
-        (Damage.STEERING_HIT, 2, 2),
-        (Damage.ENGINE_HIT, 3, 3),
-        (Damage.CABIN_HIT, 4, 4),
-        (Damage.MINOR_PUNCTURE, 5, 20),
-    ),
+_DAMAGE_TOPS: dict[Column, tuple[int, ...]] = {
+    Column.HEAVY: (1, 2, 3, 4, 7, 12, 18, 20),
+    Column.SMALL_CANNON: (1, 2, 3, 4, 14, 19, 20),
+    Column.LIGHT: (1, 2, 3, 4, 20),
 }
+"""The Damage Table by column: the highest 1D20 roll of each result, in ``Damage`` order (each
+result's rolls start above the one before; a column ends at its last result)."""
 
 
 def damage(column: Column, d20: int) -> Damage:
     """The Damage Table's result for a 1D20 roll in a weapon's column."""
-    for result, lo, hi in _DAMAGE_ROWS[column]:
-        if lo <= d20 <= hi:
-            return result
+    if d20 >= 1:
+        for result, top in zip(Damage, _DAMAGE_TOPS[column], strict=False):
+            if d20 <= top:
+                return result
     raise ValueError(f"no row for {d20} on 1D20")
 
 

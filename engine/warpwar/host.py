@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from engine.core.mailgame import CombatScope, ScopedOrders, combat_parts, combat_scope, turn_scope
+from engine.core.options import read_options
 from engine.core.turnhost import (
     Clock,
     CombatMode,
@@ -38,7 +39,7 @@ from engine.warpwar.lang.printer import order_text
 from engine.warpwar.lang.sheet import combat_sheet, orders_sheet
 from engine.warpwar.mailgame import WarpWarMail, fought_in
 from engine.warpwar.mapgen import generate_map
-from engine.warpwar.options import read_options
+from engine.warpwar.options import WarpWarOptions
 from engine.warpwar.orders import OrderResult, RoundOrders, TurnOrders
 from engine.warpwar.picture import map_picture
 from engine.warpwar.replay import replay
@@ -79,7 +80,7 @@ class WarpWarTurns:
         strength = robot.Level(level) if level in robot.Level.__members__.values() else robot.Level.CADET
         written: list[tuple[ScopedOrders, str]] = []
         for scope in scopes:
-            text = _robot_mail(state, view, scope, strength)
+            text = robot.write_for(state, view, scope, strength)
             reading = WarpWarMail().read_orders(state_json, player, text)
             part = next((p for p in reading.parts if p.scope == scope), None)
             written.append((part or ScopedOrders(scope=scope, orders_json=_no_orders(player, scope)), text))
@@ -133,10 +134,10 @@ class WarpWarTurns:
         return WITHOUT_ORDERS[clock, tense]
 
     def check_options(self, options_json: str) -> str:
-        return read_options(options_json).model_dump_json()
+        return read_options(WarpWarOptions, options_json).model_dump_json()
 
     def new_state(self, game_id: str, options_json: str, seats: Sequence[Seat], seed: int) -> str:
-        options = read_options(options_json)
+        options = read_options(WarpWarOptions, options_json)
         if not seats:
             raise ValueError("a game needs its players")
         spec = options.map_spec(game_id, len(seats))
@@ -209,15 +210,6 @@ def _no_orders(player: str, scope: str) -> str:
     if combat_parts(scope) is not None:
         return _empty_round(Wanted(player=player, scope=scope)).model_dump_json()
     return TurnOrders(player=player).model_dump_json()
-
-
-def _robot_mail(state: GameState, view: PlayerView, scope: str, level: robot.Level) -> str:
-    fight = combat_parts(scope)
-    if fight is not None:
-        combat = next((c for c in state.combats if c.star == fight.star), None)
-        stream = robot.stream_for(state, view.player, combat)
-        return robot.write_round(view, fight.star, fight.round, stream, level)
-    return robot.write_turn(view, robot.stream_for(state, view.player), level)
 
 
 def _play_turn(state: GameState, turn: TurnOrders | None) -> Outcome:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Literal, Self
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from engine.warpwar.mapgen import MapSpec
 from engine.warpwar.state import MapKnowledge, Scenario, Visibility
@@ -46,20 +46,3 @@ class WarpWarOptions(BaseModel):
             return self.map
         width, height = (int(side) for side in self.size.split("x")) if self.size else (None, None)
         return MapSpec(name=name, players=players, hexes=self.hexes, width=width, height=height)
-
-
-def read_options(options_json: str) -> WarpWarOptions:
-    """The options in ``options_json`` (``{}`` or "" for the defaults); ValueError says what is
-    wrong with each, named."""
-    try:
-        return WarpWarOptions.model_validate_json(options_json or "{}")
-    except ValidationError as error:
-        raise ValueError(_said(error)) from None
-
-
-def _said(error: ValidationError) -> str:
-    """A validation error in the GM's words: each problem with the option it is about."""
-    return "; ".join(
-        (f"{'.'.join(map(str, e['loc']))}: " if e["loc"] else "") + e["msg"].removeprefix("Value error, ")
-        for e in error.errors()
-    )

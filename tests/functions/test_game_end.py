@@ -22,13 +22,12 @@ from typing import Any
 import pytest
 from moto import mock_aws
 
-from engine.core.mailgame import combat_parts
+from benchmarks.mailed import submit_orders
 from engine.core.turnhost import Seat
 from engine.warpwar import robot
 from engine.warpwar.demo import PLAYERS as DEMO_PLAYERS
 from engine.warpwar.game import Setup, WarpWar
 from engine.warpwar.host import WarpWarTurns
-from engine.warpwar.mailgame import WarpWarMail
 from engine.warpwar.options import WarpWarOptions
 from engine.warpwar.standings import REVEALED, standings
 from engine.warpwar.state import GameConfig, GameState, Scenario, Stage, Visibility
@@ -41,7 +40,6 @@ from functions.resources import Settings
 from functions.store import (
     GameRecord,
     GameSetup,
-    NewSubmission,
     PlayerRecord,
     Store,
     provision,
@@ -105,25 +103,8 @@ def mail_orders(store: Store, now: datetime) -> None:
     game, state_json = store.state(GAME)
     state = GameState.model_validate_json(state_json)
     for scope, player in map(split_awaited, game.awaiting):
-        view = player_view(state, player)
-        fight = combat_parts(scope)
-        if fight is not None:
-            combat = next(c for c in state.combats if c.star == fight.star)
-            text = robot.write_round(view, fight.star, fight.round, robot.stream_for(state, player, combat))
-        else:
-            text = robot.write_turn(view, robot.stream_for(state, player))
-        for part in WarpWarMail().read_orders(state_json, player, text).parts:
-            store.add_submission(
-                NewSubmission(
-                    game_id=GAME,
-                    player_id=player,
-                    scope=part.scope,
-                    received_at=now,
-                    message_id=f"<{now.isoformat()}.{player}.{part.scope}@example.org>",
-                    body=text,
-                    orders_json=part.orders_json,
-                )
-            )
+        text = robot.write_for(state, player_view(state, player), scope)
+        submit_orders(store, GAME, state_json, player, text, now)
 
 
 @pytest.fixture(scope="module")

@@ -13,12 +13,12 @@ from pathlib import Path
 
 import pytest
 
+from benchmarks.mailed import submit_orders
 from engine.core.picture import Picture
 from engine.core.turnhost import Deadlines, Results, Seat
 from engine.warpwar import host as warpwar_host
 from engine.warpwar import robot
 from engine.warpwar.events import AnyEvent
-from engine.warpwar.mailgame import WarpWarMail
 from engine.warpwar.mapgen import MapSpec
 from engine.warpwar.options import WarpWarOptions
 from engine.warpwar.picture import map_picture
@@ -32,7 +32,7 @@ from functions.mail.ses import Mailer
 from functions.render import mapimage
 from functions.render import results as render_results
 from functions.render.report import RenderedReport
-from functions.store import GameRecord, GameSetup, NewSubmission, PlayerRecord, Store, split_awaited
+from functions.store import GameRecord, GameSetup, PlayerRecord, Store, split_awaited
 
 GAME = "four"
 PLAYERS = ("P1", "P2", "P3", "P4")
@@ -101,18 +101,7 @@ def play_one_player_turn(store: Store, mailer: Mailer, now: datetime) -> str:
     state = GameState.model_validate_json(state_json)
     (_, player), *_ = map(split_awaited, game.awaiting)
     text = robot.write_turn(player_view(state, player), robot.stream_for(state, player))
-    for part in WarpWarMail().read_orders(state_json, player, text).parts:
-        store.add_submission(
-            NewSubmission(
-                game_id=GAME,
-                player_id=player,
-                scope=part.scope,
-                received_at=now,
-                message_id=f"<{now.isoformat()}.{player}@example.org>",
-                body=text,
-                orders_json=part.orders_json,
-            )
-        )
+    submit_orders(store, GAME, state_json, player, text, now)
     summary = turns.process_game(GAME, now, store, mailer, store.settings)
     assert summary.steps == 1, summary
     return player

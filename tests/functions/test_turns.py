@@ -10,11 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from engine.core.mailgame import combat_parts
+from benchmarks.mailed import submit_orders
 from engine.core.picture import Picture
 from engine.warpwar import robot
 from engine.warpwar.game import Setup, WarpWar
-from engine.warpwar.mailgame import WarpWarMail
 from engine.warpwar.report import Report
 from engine.warpwar.state import GameConfig, GameState, PlayerSpec, Scenario, Stage, Visibility
 from engine.warpwar.views import player_view
@@ -23,7 +22,7 @@ from functions.mail.codes import hash_code
 from functions.render import results as render_results
 from functions.render.report import RenderedReport
 from functions.resources import Settings
-from functions.store import GameRecord, NewSubmission, PlayerRecord, Store, split_awaited
+from functions.store import GameRecord, PlayerRecord, Store, split_awaited
 
 START = datetime(2025, 3, 1, 12, tzinfo=UTC)
 GAME = "g1"
@@ -80,25 +79,9 @@ def mail_orders(store: Store, player: str, now: datetime) -> None:
         scope, awaited = split_awaited(entry)
         if awaited != player:
             continue
-        fight = combat_parts(scope)
-        if fight is not None:
-            combat = next(c for c in state.combats if c.star == fight.star)
-            text = robot.write_round(view, fight.star, fight.round, robot.stream_for(state, player, combat))
-        else:
-            text = robot.write_turn(view, robot.stream_for(state, player))
-        parts = WarpWarMail().read_orders(state_json, player, text).parts
-        assert parts, f"{player} answers {scope}: with nothing to order, an empty order block"
-        for part in parts:
-            submission = NewSubmission(
-                game_id=GAME,
-                player_id=player,
-                scope=part.scope,
-                received_at=now,
-                message_id=f"<{now.isoformat()}.{part.scope}@example.org>",
-                body=text,
-                orders_json=part.orders_json,
-            )
-            store.add_submission(submission)
+        text = robot.write_for(state, view, scope)
+        stored = submit_orders(store, GAME, state_json, player, text, now)
+        assert stored, f"{player} answers {scope}: with nothing to order, an empty order block"
 
 
 def subjects(mails: list[EmailMessage]) -> list[str]:

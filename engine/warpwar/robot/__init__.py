@@ -28,6 +28,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from enum import StrEnum
 
+from engine.core.mailgame import combat_parts
 from engine.core.orderblock import Header
 from engine.core.rng import Rng
 from engine.warpwar.lang.context import LangContext
@@ -114,6 +115,17 @@ def write_turn(view: PlayerView, rng: Rng, level: Level = Level.CADET) -> str:
 def write_round(view: PlayerView, star: str, round_: int, rng: Rng, level: Level = Level.CADET) -> str:
     """The robot's order mail for one combat round at ``star``: header, a COMBAT section, END."""
     return mail_text(_header(view), rounds=[round_orders(view, star, round_, rng, level)])
+
+
+def write_for(state: GameState, view: PlayerView, scope: str, level: Level = Level.CADET) -> str:
+    """The robot's order mail for what ``scope`` awaits: a combat round (engine/core/mailgame.py
+    ``combat_parts``), else its player-turn."""
+    fight = combat_parts(scope)
+    if fight is not None:
+        combat = next((c for c in state.combats if c.star == fight.star), None)
+        stream = stream_for(state, view.player, combat)
+        return write_round(view, fight.star, fight.round, stream, level)
+    return write_turn(view, stream_for(state, view.player), level)
 
 
 def read_mail(text: str, view: PlayerView) -> ParsedOrders:
