@@ -6,6 +6,11 @@ for the phase the game waits for; lines with errors are left out and the rest is
 unless the mail says CHECK, is for another turn, or has order lines but none usable. ``ADD``
 adds to the orders sent before for the phase: a later MOVE for a Zeppelin, or FIRE for one of
 its items, replaces the earlier one.
+
+Orders kept from a mail with refused lines count as in (``Reading.ready``) only once the player
+sends a clean mail, a clean ADD, or a line DONE (or READY), the host-wide rule (docs/players.md,
+"Orders in, or only kept: DONE"). A mail whose only order is DONE submits the orders sent before
+for the phase again, ready (or, where none were sent, nothing to order).
 """
 
 from __future__ import annotations
@@ -31,6 +36,8 @@ Lighter Than Air Warfare orders, in short (docs/lta-players.md has everything):
   GAME <game id> / PLAYER <your id> / TURN <number> / CODE <your secret code>
   ADD      optional: add to the orders you sent before for this phase
   CHECK    optional: check only, submit nothing
+  DONE     optional: these orders count as in despite lines with problems
+           (alone: the orders you sent before count as in)
 
 Movement orders (the first mail of a turn):
   INITIATIVE FIRST         only the player who chooses this turn (or LAST)
@@ -77,6 +84,8 @@ class Acknowledgement(BaseModel):
     turn: int
     phase: Phase
     submitted: bool
+    ready: bool
+    """The orders submitted count as in: no line was refused, or the mail says DONE."""
     verdict: str
     understood: tuple[str, ...]
     errors: tuple[Problem, ...]
@@ -102,22 +111,39 @@ class LtaMail:
         warnings = header_notes + tuple(p for p in reading.problems if p.severity == "warning")
         orders: MovementOrders | CombatOrders | None = reading.movement or reading.combat
         scope = move_scope(view.turn) if view.phase is Phase.MOVEMENT else fire_scope(view.turn)
-        if orders is not None and reading.header.add:
-            orders = _added(orders, earlier(scope))
-        understood = tuple(_lines(orders)) if orders is not None else ()
-        # A block whose every line was refused must not replace the orders sent before; a block
-        # with no line at all is a deliberate "nothing to order".
-        meant = bool(understood) or reading.lines == 0
-        submit = reading.found and orders is not None and meant and not reading.header.check
-        verdict = _verdict(
-            view.phase, submit, reading.header.check, len(understood), len(errors), reading.found
+        # A DONE mail without a single order accepted (not checked only, nothing wrong with the
+        # mail as a whole) confirms the orders sent before.
+        confirms = (
+            reading.done
+            and not reading.understood
+            and not reading.header.check
+            and not any(p.line is None for p in errors)
         )
+        if orders is not None and confirms:
+            orders, verdict = _confirmed(orders, earlier(scope), len({p.line for p in errors}))
+            submit = True
+        else:
+            if orders is not None and reading.header.add:
+                orders = _added(orders, earlier(scope))
+            accepted = len(_lines(orders)) if orders is not None else 0
+            # A block whose every line was refused must not replace the orders sent before; a
+            # block with no line at all is a deliberate "nothing to order".
+            meant = accepted > 0 or reading.lines == 0
+            submit = reading.found and orders is not None and meant and not reading.header.check
+            verdict = _verdict(view.phase, submit, reading.header.check, accepted, len(errors), reading.found)
+            if submit and errors and reading.done:
+                verdict += "; DONE: they count as in"
+        understood = tuple(_lines(orders)) if orders is not None else ()
+        # Orders kept from a mail with refused lines wait for a clean mail, or DONE, before they
+        # count as in (engine/core/mailgame.py ``Reading.ready``); the deadline uses them anyway.
+        ready = submit and (not errors or reading.done)
         ack = Acknowledgement(
             game_id=view.game_id,
             player=player,
             turn=view.turn,
             phase=view.phase,
             submitted=submit,
+            ready=ready,
             verdict=verdict,
             understood=understood,
             errors=errors,
@@ -132,9 +158,7 @@ class LtaMail:
             turn=view.turn,
             submitted=bool(parts),
             parts=parts,
-            # Orders kept from a mail with refused lines wait for a clean mail before they count
-            # as in (engine/core/mailgame.py ``Reading.ready``); the deadline uses them anyway.
-            ready=bool(parts) and not errors,
+            ready=ready,
             verdict=verdict,
             ack=ack,
         )
@@ -190,6 +214,18 @@ def _added(orders: MovementOrders | CombatOrders, stored: str | None) -> Movemen
     earlier = CombatOrders.model_validate_json(stored)
     fire = {(f.ship, f.item): f for f in (*earlier.fire, *orders.fire)}
     return orders.model_copy(update={"fire": tuple(fire.values())})
+
+
+def _confirmed(
+    empty: MovementOrders | CombatOrders, stored: str | None, refused: int
+) -> tuple[MovementOrders | CombatOrders, str]:
+    """The orders a DONE mail without orders confirms: those sent before for the phase, else
+    nothing to order; and the verdict saying which."""
+    orders = type(empty).model_validate_json(stored) if stored else empty
+    count = len(_lines(orders))
+    what = f"{count} order{'s' if count != 1 else ''} sent before" if stored else "nothing to order"
+    ignored = f"{refused} line{'s' if refused != 1 else ''} with problems ignored; " if refused else ""
+    return orders, f"{ignored}DONE: your {empty.kind} orders count as in: {what}"
 
 
 def _verdict(phase: Phase, submitted: bool, check: bool, accepted: int, refused: int, found: bool) -> str:

@@ -290,6 +290,12 @@ def start_game(backend: Backend, game_id: str, now: datetime, fill: str | None =
     if not store.commit(record, state_json, expected_version=game.version):
         raise ConsoleError(f"game {game.game_id} changed meanwhile: run the command again")
     record = record.model_copy(update={"version": game.version + 1})
+    # The robots' first orders, written now as a run writes them after every step: a game that
+    # waits for a robot from the start (each seat ordering at once, as in Lighter Than Air) is
+    # then played as soon as the players' orders are in, not at its first deadline.
+    pending = host.pending(state_json, record.turn_mode, record.combat_mode)
+    if pending is not None:
+        due.submit_robot_orders(store, host, record, state_json, seats, pending, now)
     started = Started(game=record, players=seats, mails=0)
     try:
         mails = sending.send_results(

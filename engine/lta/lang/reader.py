@@ -10,6 +10,9 @@ Combat phase::
     FIRE A1 2 AT B3          (item 2 of A1's cargo; SA for its Small Arms)
     DROP A1 5 ON B3          (Bombs, the same as FIRE)
 
+Either phase: a line ``DONE`` (or ``READY``) says the orders are final even if some lines were
+refused (docs/players.md, "Orders in, or only kept: DONE").
+
 Every problem names its line and says what to write instead; nothing a player writes raises.
 """
 
@@ -48,6 +51,7 @@ OWN_SIDE = "{name} is on your side"
 FIRED_TWICE = "item {item} of {ship} fires once a turn: the later line counts"
 OUT_OF_REACH = "as the map stands, this shot cannot be made ({why}); the wind may change that, so it stands"
 WRONG_TURN = "these are orders for turn {sent}, but the game is at turn {turn}"
+DONE_ALONE = "{word} stands alone on its line: the rest of this line is ignored"
 
 MESSAGES: tuple[str, ...] = (
     UNKNOWN_ORDER,
@@ -69,12 +73,14 @@ MESSAGES: tuple[str, ...] = (
     FIRED_TWICE,
     OUT_OF_REACH,
     WRONG_TURN,
+    DONE_ALONE,
 )
 """Every message a line can get (docs/lta-players.md lists them)."""
 
 _MOVE = re.compile(r"^MOVE\s+(\S+)\s*(.*)$", re.IGNORECASE)
 _FIRE = re.compile(r"^(FIRE|DROP)\s+(\S+)\s+(\S+)\s+(?:AT|ON)\s+(\S+)$", re.IGNORECASE)
 _INITIATIVE = re.compile(r"^INITIATIVE\b\s*(.*)$", re.IGNORECASE)
+_DONE = re.compile(r"^(DONE|READY)\b!?\s*(.*)$", re.IGNORECASE)
 
 
 class Reading(BaseModel):
@@ -90,7 +96,9 @@ class Reading(BaseModel):
     understood: tuple[str, ...]
     """The accepted orders, printed canonically."""
     lines: int
-    """Order lines in the block, accepted or not."""
+    """Order lines in the block, accepted or not (a DONE line is not an order)."""
+    done: bool
+    """The block has a line DONE (or READY): its orders count as in despite refused lines."""
     problems: tuple[Problem, ...]
 
     @property
@@ -133,7 +141,15 @@ def read(body: str, view: PlayerView) -> Reading:
     moves: dict[str, MoveOrder] = {}
     fire: dict[tuple[str, int], FireOrder] = {}
     initiative: str | None = None
+    done = False
+    orders = 0
     for line in block.lines:
+        if (said := _DONE.match(line.text)) is not None:
+            done = True
+            if said.group(2):
+                problems.append(_problem(line, DONE_ALONE.format(word=said.group(1).upper()), "warning"))
+            continue
+        orders += 1
         if _MOVE.match(line.text):
             problems += _move(line, view, moves)
         elif _FIRE.match(line.text) or line.text.upper().startswith(("FIRE", "DROP")):
@@ -158,7 +174,8 @@ def read(body: str, view: PlayerView) -> Reading:
         movement=movement,
         combat=combat,
         understood=tuple(understood),
-        lines=len(block.lines),
+        lines=orders,
+        done=done,
         problems=tuple(problems),
     )
 
