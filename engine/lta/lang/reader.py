@@ -33,6 +33,7 @@ from engine.lta.combat import Refused, aim
 from engine.lta.fleet import Design, cost
 from engine.lta.fleet import problems as design_problems
 from engine.lta.lang.printer import build_lines, combat_lines, movement_lines
+from engine.lta.lang.shipline import MESSAGES as SHIP_MESSAGES
 from engine.lta.lang.shipline import is_ship_line, joined, read_ship
 from engine.lta.orders import SMALL_ARMS, BuildOrders, CombatOrders, FireOrder, MovementOrders, MoveOrder
 from engine.lta.scenarios import MAX_FLEET, seat_problems
@@ -94,6 +95,7 @@ MESSAGES: tuple[str, ...] = (
     SAME_NAME,
     TOO_MANY_SHIPS,
     FLEET_REFUSED,
+    *SHIP_MESSAGES,
 )
 """Every message a line can get (docs/lta-players.md lists them)."""
 

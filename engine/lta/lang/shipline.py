@@ -186,18 +186,19 @@ def joined(lines: Sequence[SourceLine]) -> list[SourceLine]:
 
 
 def ship_lines(design: Design, width: int = 72) -> list[str]:
-    """A design's SHIP line broken after commas to fit ``width``, the rest indented."""
+    """A design's SHIP line broken after commas to fit ``width``, the rest indented (the first
+    item stays on the SHIP line: a line ending in a colon would not go on)."""
     head, _, items = ship_line(design).partition(": ")
     if not items:
         return [head]
-    lines = [f"{head}:"]
-    for item in items.split(", "):
+    first, *rest = items.split(", ")
+    lines = [f"{head}: {first}"]
+    for item in rest:
         if len(lines[-1]) + len(item) + 2 > width:
             lines[-1] += ","
             lines.append(f"  {item}")
         else:
-            sep = " " if lines[-1].endswith(":") else ", "
-            lines[-1] += f"{sep}{item}"
+            lines[-1] += f", {item}"
     return lines
 
 
