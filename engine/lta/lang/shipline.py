@@ -194,7 +194,8 @@ def ship_lines(design: Design, width: int = 72) -> list[str]:
     first, *rest = items.split(", ")
     lines = [f"{head}: {first}"]
     for item in rest:
-        if len(lines[-1]) + len(item) + 2 > width:
+        # Room for ", ", the item and the comma that may follow it.
+        if len(lines[-1]) + len(item) + 3 > width:
             lines[-1] += ","
             lines.append(f"  {item}")
         else:

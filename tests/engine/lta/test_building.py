@@ -5,6 +5,8 @@ where the players build, then play."""
 from __future__ import annotations
 
 import json
+import re
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -296,3 +298,19 @@ def test_fleet_lines_after_the_build_phase_are_refused() -> None:
         Setup(game_id="g", players=(PlayerSpec(id="a", name="A"), PlayerSpec(id="b", name="B"))).building
         is False
     )
+
+
+def test_the_players_guide_example_fleet_costs_what_it_says() -> None:
+    """docs/lta-players.md, "Building your fleet": its mail reads without a problem, at the costs
+    it gives (122, 59 and 39: 220 Resource Points)."""
+    guide = (Path(__file__).resolve().parents[3] / "docs" / "lta-players.md").read_text(encoding="utf-8")
+    found = re.search(r"```\n(GAME g1\nPLAYER Red\nTURN 0\n.*?)```", guide, re.DOTALL)
+    assert found is not None
+    reading = read(found.group(1), player_view(GameState.model_validate_json(_building()), "Red"))
+    assert reading.problems == () and reading.build is not None
+    assert [(d.name, cost(d)) for d in reading.build.ships] == [
+        ("Victoria", 122),
+        ("Kite", 59),
+        ("Gadfly", 39),
+    ]
+    assert "Victoria costs 122 RP (6 of 6 slots), the Kite 59 and the Gadfly\n39, 220 of" in guide
