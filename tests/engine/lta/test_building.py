@@ -27,6 +27,8 @@ from engine.lta.scenarios import FLEET_BATTLE_BUDGET, PlayerSpec, Setup, default
 from engine.lta.state import GameState, Phase, Scenario
 from engine.lta.tables import AMMO_SHOTS, CLASSES, Cargo, ShipClass, Weapon
 from engine.lta.views import player_view
+from functions.render.jinja import render
+from functions.render.report import row, wrap
 
 TURNS = LtaTurns()
 MAIL = LtaMail()
@@ -314,3 +316,16 @@ def test_the_players_guide_example_fleet_costs_what_it_says() -> None:
         ("Gadfly", 39),
     ]
     assert "Victoria costs 122 RP (6 of 6 slots), the Kite 59 and the Gadfly\n39, 220 of" in guide
+
+
+def test_the_fleet_building_report_shows_the_budget_and_the_fleet_within_78_columns() -> None:
+    state = _building()
+    report = TURNS.opening(state).results("Red", Deadlines(turn="Friday 14 March, 18:00 UTC")).report
+    text = render("lta/report.txt", report=report, row=row, wrap=wrap, width=78)
+    html = render("lta/report.html", report=report, map_src="cid:map", map_width=600)
+    assert all(len(line) <= 78 for line in text.splitlines())
+    said = " ".join(text.split())
+    assert "Next: build orders for turn 0" in said
+    assert "Your fleet: 248 of your budget of 250 Resource Points" in said and "Dreadnought" in said
+    assert "248 of your budget of 250 Resource Points" in html and "Play order" not in html
+    assert "SHIP Cruiser Dreadnought:" in said and "Initiative:" not in said
