@@ -325,7 +325,7 @@ def test_the_fleet_building_report_shows_the_budget_and_the_fleet_within_78_colu
     html = render("lta/report.html", report=report, map_src="cid:map", map_width=600)
     assert all(len(line) <= 78 for line in text.splitlines())
     said = " ".join(text.split())
-    assert "Next: build orders for turn 0" in said
+    assert "Next: your fleet, before turn 1" in said and "your fleet, before turn 1" in html
     assert "Your fleet: 248 of your budget of 250 Resource Points" in said and "Dreadnought" in said
     assert "248 of your budget of 250 Resource Points" in html and "Play order" not in html
     assert "SHIP Cruiser Dreadnought:" in said and "Initiative:" not in said
