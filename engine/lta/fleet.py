@@ -121,3 +121,9 @@ def _starting_shots(fitting: Fitting) -> int | None:
     if fitting.kind is Cargo.AMMO and fitting.ammo_for is not None:
         return AMMO_SHOTS[fitting.ammo_for]
     return None
+
+
+def design_of(ship: Airship) -> Design:
+    """The design a Zeppelin was built from."""
+    fittings = tuple(Fitting(kind=i.kind, arc=i.arc, ammo_for=i.ammo_for) for i in ship.items)
+    return Design(name=ship.name, cls=ship.cls, fittings=fittings, small_arms=ship.small_arms)

@@ -9,7 +9,7 @@ from pydantic import BaseModel, ConfigDict
 from engine.lta.orders import Submission
 from engine.lta.scenarios import Setup
 from engine.lta.state import GameState, Phase
-from engine.lta.turn import Outcome, new_game, play_combat, play_movement
+from engine.lta.turn import Outcome, new_game, play_build, play_combat, play_movement
 from engine.lta.views import PlayerView, player_view
 
 
@@ -29,9 +29,13 @@ class LighterThanAir:
         return new_game(setup, seed)
 
     def process(self, state: GameState, orders: Sequence[Submission]) -> Outcome:
-        """One order phase: movement orders (then the map update), or combat orders (then the
-        wind, the map update, combat, damage, repairs and the next turn's initiative). Players
-        who sent nothing stay put and hold their fire. A game that is over stays as it is."""
+        """One order phase: the fleets (then turn 1's initiative), movement orders (then the map
+        update), or combat orders (then the wind, the map update, combat, damage, repairs and the
+        next turn's initiative). Players
+        who sent nothing fly the ready-made fleet, stay put and hold their fire. A game that is
+        over stays as it is."""
+        if state.phase is Phase.BUILD:
+            return play_build(state, orders)
         if state.phase is Phase.MOVEMENT:
             return play_movement(state, orders)
         if state.phase is Phase.COMBAT:

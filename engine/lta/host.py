@@ -35,9 +35,10 @@ from engine.core.turnhost import (
 from engine.lta.events import AnyEvent, DiceCommitted, InitiativeDecided
 from engine.lta.fleet import Design
 from engine.lta.game import LighterThanAir
-from engine.lta.lang.printer import combat_lines, movement_lines
-from engine.lta.mailgame import LtaMail, fire_scope, move_scope
-from engine.lta.orders import CombatOrders, MovementOrders, Submission
+from engine.lta.lang.printer import build_lines, combat_lines, movement_lines
+from engine.lta.mailgame import LtaMail
+from engine.lta.mailgame import scope as scope_of
+from engine.lta.orders import BuildOrders, CombatOrders, MovementOrders, Submission
 from engine.lta.results import GAME_NAME, Part, ending_text, replay, results
 from engine.lta.robot import orders as robot_orders
 from engine.lta.scenarios import PlayerSpec, Setup
@@ -76,13 +77,19 @@ and the wind blows every Zeppelin aloft before combat all the same (engine/lta/t
 
 _SUBMISSION: TypeAdapter[Submission] = TypeAdapter(Submission)
 _SCENARIOS = {"fleet": Scenario.FLEET_BATTLE, "convoy": Scenario.CONVOY}
+_EMPTY: dict[str, type[MovementOrders | CombatOrders | BuildOrders]] = {
+    "move": MovementOrders,
+    "fire": CombatOrders,
+    "build": BuildOrders,
+}
 
 
 class LtaOptions(BaseModel):
     """A Lighter Than Air game's own options (``options_json``): the scenario (a fleet battle,
     every player for themselves; or a convoy, the first seat's freighters against the others'
     raiders), the turn limit (the scenario's own when None), and fleets built by the GM for
-    seats by player id (the others fly the scenario's ready-made fleet). The map is the
+    seats by player id (the others fly the scenario's ready-made fleet), and whether the players
+    build their own fleets by mail before turn 1. The map is the
     scenarios' own, 30 by 20 hexes."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -90,10 +97,14 @@ class LtaOptions(BaseModel):
     scenario: Literal["fleet", "convoy"] = "fleet"
     turn_limit: int | None = Field(None, ge=1, le=99)
     fleets: dict[str, tuple[Design, ...]] = Field(default_factory=dict)
+    building: bool = False
+    """Each player mails their own fleet before turn 1, within the scenario's budget; a seat's
+    fleet above (or the ready-made one) is what it flies if its player sends none. Off unless
+    the GM says so: a game created as before plays as before."""
 
 
 def _scope(state: GameState) -> str:
-    return move_scope(state.turn) if state.phase is Phase.MOVEMENT else fire_scope(state.turn)
+    return scope_of(state.phase, state.turn)
 
 
 def _orders_of(wanted: Wanted, orders_json: str) -> Submission | None:
@@ -107,6 +118,8 @@ def _orders_of(wanted: Wanted, orders_json: str) -> Submission | None:
 
 
 def _written(orders: Submission) -> tuple[str, ...]:
+    if isinstance(orders, BuildOrders):
+        return tuple(build_lines(orders))
     lines = movement_lines(orders) if isinstance(orders, MovementOrders) else combat_lines(orders)
     return tuple(lines)
 
@@ -143,7 +156,7 @@ class LtaTurns:
             return None
         scope = _scope(state)
         return Pending(
-            clock="turn" if state.phase is Phase.MOVEMENT else "round",
+            clock="round" if state.phase is Phase.COMBAT else "turn",
             wants=tuple(Wanted(player=p, scope=scope) for p in state.in_play()),
             period=f"turn:{state.turn}",
         )
@@ -167,7 +180,7 @@ class LtaTurns:
                 )
                 reading = LtaMail().read_orders(state_json, player, text + "\n")
                 part = next((p for p in reading.parts if p.scope == scope), None)
-            empty = (MovementOrders if scope.startswith("move:") else CombatOrders)(player=player)
+            empty = _EMPTY[scope.split(":")[0]](player=player)
             written.append((part or ScopedOrders(scope=scope, orders_json=empty.model_dump_json()), text))
         return written
 
@@ -185,20 +198,24 @@ class LtaTurns:
         return _played(*(part for step in steps for part in _parts(step)))
 
     def opening(self, state_json: str) -> Played:
-        """Where everyone starts: the dice commitments, the first initiative and the map."""
+        """Where everyone starts: the dice commitments, then the first initiative and the map (or,
+        when the players build their own fleets, their budgets and ready-made fleets)."""
         state = GameState.model_validate_json(state_json)
         everyone = tuple(p.id for p in state.players)
         events: list[AnyEvent] = [
             DiceCommitted(
                 turn=state.turn, visible_to=everyone, commitments={p.id: p.commitment for p in state.players}
-            ),
-            InitiativeDecided(
-                turn=state.turn,
-                visible_to=everyone,
-                winner=state.initiative.winner,
-                chooser=state.initiative.chooser,
-            ),
+            )
         ]
+        if state.phase is not Phase.BUILD:
+            events.append(
+                InitiativeDecided(
+                    turn=state.turn,
+                    visible_to=everyone,
+                    winner=state.initiative.winner,
+                    chooser=state.initiative.chooser,
+                )
+            )
         return _played(Part(before=None, outcome=Outcome(state=state, events=events, results=[])))
 
     def replay(self, steps: Sequence[Played], player: str) -> Page:
@@ -229,6 +246,7 @@ class LtaTurns:
                 players=tuple(PlayerSpec(id=s.player_id, name=s.name) for s in seats),
                 fleets=options.fleets,
                 turn_limit=options.turn_limit,
+                building=options.building,
             )
         except ValidationError as error:
             raise ValueError(said(error)) from None

@@ -1,7 +1,10 @@
 """Lighter Than Air Warfare's side of play by mail (engine/core/mailgame.py).
 
 A turn has two order phases, each with its scope: ``move:<turn>`` for movement orders and
-``fire:<turn>`` for combat orders (a ``MovementOrders`` or ``CombatOrders`` as JSON). A mail is read
+``fire:<turn>`` for combat orders (a ``MovementOrders`` or ``CombatOrders`` as JSON). When the
+players build their own fleets, the game first waits for ``build:0``, each player's fleet (a
+``BuildOrders``); ADD adds ships to the fleet sent before (a later one of the same name replaces
+the earlier). A mail is read
 for the phase the game waits for; lines with errors are left out and the rest is submitted,
 unless the mail says CHECK, is for another turn, or has order lines but none usable. ``ADD``
 adds to the orders sent before for the phase: a later MOVE for a Zeppelin, or FIRE for one of
@@ -21,14 +24,16 @@ from pydantic import BaseModel, ConfigDict
 
 from engine.core.mailgame import Earlier, Reading, ScopedOrders, no_earlier
 from engine.core.orderblock import Problem
-from engine.lta.lang.printer import combat_lines, movement_lines
-from engine.lta.lang.reader import read
+from engine.lta.fleet import cost
+from engine.lta.lang.printer import build_lines, combat_lines, movement_lines
+from engine.lta.lang.reader import FLEET_REFUSED, read
 from engine.lta.lang.rolls import rolls_text
 from engine.lta.lang.sheet import orders_sheet
-from engine.lta.orders import CombatOrders, MovementOrders
+from engine.lta.orders import BuildOrders, CombatOrders, MovementOrders
+from engine.lta.scenarios import seat_problems
 from engine.lta.state import GameState, Phase
 from engine.lta.tables import WEAPONS, Column, damage
-from engine.lta.views import player_view
+from engine.lta.views import PlayerView, player_view
 
 HELP = """\
 Lighter Than Air Warfare orders, in short (docs/lta-players.md has everything):
@@ -39,6 +44,9 @@ Lighter Than Air Warfare orders, in short (docs/lta-players.md has everything):
   DONE     optional: these orders count as in despite lines with problems
            (alone: the orders you sent before count as in)
 
+Your fleet (before turn 1, TURN 0, when the game lets players build):
+  SHIP Escort Blitzkrieger: L.Cannon F, S.Cannon F, Machine Gun A, Small Arms
+                           arcs F/A/S/P; counts: 2 Patch Crew; Ammo L.Cannon
 Movement orders (the first mail of a turn):
   INITIATIVE FIRST         only the player who chooses this turn (or LAST)
   MOVE A1 FFRFU            F ahead, L/R turn, U/D climb/descend, 1 MP each; STAY
@@ -64,6 +72,17 @@ HELP_TOPICS = {"DAMAGE": damage_help}
 COMMANDS = ("ROLLS",)
 """The mail commands this game answers itself (engine/games.py ``GAME_COMMANDS`` names them for
 the host)."""
+
+
+def build_scope() -> str:
+    return "build:0"
+
+
+def scope(phase: Phase, turn: int) -> str:
+    """The scope of the orders the game waits for in this phase."""
+    if phase is Phase.BUILD:
+        return build_scope()
+    return move_scope(turn) if phase is Phase.MOVEMENT else fire_scope(turn)
 
 
 def move_scope(turn: int) -> str:
@@ -109,8 +128,8 @@ class LtaMail:
         header_notes = tuple(Problem(line=None, text="", message=n, severity="warning") for n in notes)
         errors = reading.errors
         warnings = header_notes + tuple(p for p in reading.problems if p.severity == "warning")
-        orders: MovementOrders | CombatOrders | None = reading.movement or reading.combat
-        scope = move_scope(view.turn) if view.phase is Phase.MOVEMENT else fire_scope(view.turn)
+        orders: Orders | None = reading.movement or reading.combat or reading.build
+        wanted = scope(view.phase, view.turn)
         # A DONE mail without a single order accepted (not checked only, nothing wrong with the
         # mail as a whole) confirms the orders sent before.
         confirms = (
@@ -120,11 +139,14 @@ class LtaMail:
             and not any(p.line is None for p in errors)
         )
         if orders is not None and confirms:
-            orders, verdict = _confirmed(orders, earlier(scope), len({p.line for p in errors}))
+            orders, verdict = _confirmed(orders, earlier(wanted), len({p.line for p in errors}))
             submit = True
         else:
             if orders is not None and reading.header.add:
-                orders = _added(orders, earlier(scope))
+                orders = _added(orders, earlier(wanted))
+                if isinstance(orders, BuildOrders) and (refused := _unflyable(view, orders)):
+                    errors += (Problem(line=None, text="", message=FLEET_REFUSED.format(why=refused)),)
+                    orders = None
             accepted = len(_lines(orders)) if orders is not None else 0
             # A block whose every line was refused must not replace the orders sent before; a
             # block with no line at all is a deliberate "nothing to order".
@@ -133,6 +155,9 @@ class LtaMail:
             verdict = _verdict(view.phase, submit, reading.header.check, accepted, len(errors), reading.found)
             if submit and errors and reading.done:
                 verdict += "; DONE: they count as in"
+            if isinstance(orders, BuildOrders):
+                total = sum(cost(d) for d in orders.ships)
+                verdict += f"; the fleet costs {total} of your {view.budget} Resource Points"
         understood = tuple(_lines(orders)) if orders is not None else ()
         # Orders kept from a mail with refused lines wait for a clean mail, or DONE, before they
         # count as in (engine/core/mailgame.py ``Reading.ready``); the deadline uses them anyway.
@@ -150,7 +175,7 @@ class LtaMail:
             warnings=warnings,
         )
         parts = (
-            (ScopedOrders(scope=scope, orders_json=orders.model_dump_json()),) if submit and orders else ()
+            (ScopedOrders(scope=wanted, orders_json=orders.model_dump_json()),) if submit and orders else ()
         )
         return Reading(
             game_id=view.game_id,
@@ -169,6 +194,8 @@ class LtaMail:
     def order_lines(self, scope: str, orders_json: str) -> list[str]:
         if scope.startswith("fire:"):
             return combat_lines(CombatOrders.model_validate_json(orders_json))
+        if scope.startswith("build:"):
+            return build_lines(BuildOrders.model_validate_json(orders_json))
         return movement_lines(MovementOrders.model_validate_json(orders_json))
 
     def help_text(self) -> str:
@@ -198,13 +225,21 @@ class LtaMail:
         return state.model_copy(update={"players": players}).model_dump_json()
 
 
-def _lines(orders: MovementOrders | CombatOrders) -> list[str]:
+Orders = MovementOrders | CombatOrders | BuildOrders
+
+
+def _lines(orders: Orders) -> list[str]:
+    if isinstance(orders, BuildOrders):
+        return build_lines(orders)
     return movement_lines(orders) if isinstance(orders, MovementOrders) else combat_lines(orders)
 
 
-def _added(orders: MovementOrders | CombatOrders, stored: str | None) -> MovementOrders | CombatOrders:
+def _added(orders: Orders, stored: str | None) -> Orders:
     if stored is None:
         return orders
+    if isinstance(orders, BuildOrders):
+        ships = {d.name.lower(): d for d in (*BuildOrders.model_validate_json(stored).ships, *orders.ships)}
+        return orders.model_copy(update={"ships": tuple(ships.values())})
     if isinstance(orders, MovementOrders):
         before = MovementOrders.model_validate_json(stored)
         moves = {m.ship: m for m in (*before.moves, *orders.moves)}
@@ -216,9 +251,12 @@ def _added(orders: MovementOrders | CombatOrders, stored: str | None) -> Movemen
     return orders.model_copy(update={"fire": tuple(fire.values())})
 
 
-def _confirmed(
-    empty: MovementOrders | CombatOrders, stored: str | None, refused: int
-) -> tuple[MovementOrders | CombatOrders, str]:
+def _unflyable(view: PlayerView, orders: BuildOrders) -> str:
+    """Why a fleet added to the one sent before cannot fly; empty when it can."""
+    return " ".join(seat_problems(view.scenario, view.seat, len(view.players), orders.ships))
+
+
+def _confirmed(empty: Orders, stored: str | None, refused: int) -> tuple[Orders, str]:
     """The orders a DONE mail without orders confirms: those sent before for the phase, else
     nothing to order; and the verdict saying which."""
     orders = type(empty).model_validate_json(stored) if stored else empty
@@ -231,7 +269,7 @@ def _confirmed(
 def _verdict(phase: Phase, submitted: bool, check: bool, accepted: int, refused: int, found: bool) -> str:
     if phase is Phase.OVER:
         return "The game is over: no orders are taken"
-    what = f"{phase} orders"
+    what = f"ship{'s' if accepted != 1 else ''} of your fleet" if phase is Phase.BUILD else f"{phase} orders"
     left_out = f"; {refused} line{'s' if refused != 1 else ''} left out (see below)" if refused else ""
     if not found:
         return "No orders found in this mail"

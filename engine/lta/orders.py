@@ -1,11 +1,13 @@
-"""Orders as data: a player's movement orders (sequence 2) and combat orders (sequence 4), and
-what became of each line."""
+"""Orders as data: a player's fleet (before turn 1, when the players build their own), their
+movement orders (sequence 2) and combat orders (sequence 4), and what became of each line."""
 
 from __future__ import annotations
 
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
+
+from engine.lta.fleet import Design
 
 SMALL_ARMS = 0
 """The item number that names a Zeppelin's Small Arms in a fire order (they take no slot)."""
@@ -49,7 +51,17 @@ class CombatOrders(BaseModel):
     fire: tuple[FireOrder, ...] = ()
 
 
-Submission = Annotated[MovementOrders | CombatOrders, Field(discriminator="kind")]
+class BuildOrders(BaseModel):
+    """A player's fleet, mailed before turn 1 when the players build their own."""
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: Literal["build"] = "build"
+    player: str
+    ships: tuple[Design, ...] = ()
+
+
+Submission = Annotated[MovementOrders | CombatOrders | BuildOrders, Field(discriminator="kind")]
 
 
 class OrderResult(BaseModel):

@@ -27,7 +27,7 @@ from engine.lta.turn import Outcome
 from engine.lta.views import PlayerView, player_view
 
 GAME_NAME = "Lighter Than Air Warfare"
-Played = Literal["opening", "movement", "combat"]
+Played = Literal["opening", "build", "movement", "combat"]
 
 
 class _Frozen(BaseModel):
@@ -93,6 +93,10 @@ class LtaReport(_Frozen):
     turn: int
     """The turn the game is at now."""
     turn_limit: int
+    budget: int
+    """The player's Resource Points for building a fleet."""
+    fleet_cost: int
+    """What the player's fleet cost."""
     played: tuple[Played, ...]
     """The phases these results are of, oldest first."""
     phase: Phase
@@ -155,6 +159,8 @@ class Part:
     def played(self) -> Played:
         if self.before is None:
             return "opening"
+        if self.before.phase is Phase.BUILD:
+            return "build"
         return "movement" if self.before.phase is Phase.MOVEMENT else "combat"
 
 
@@ -211,6 +217,10 @@ def subject(parts: Sequence[Part]) -> str:
     turn = state.turn
     if state.phase is Phase.OVER:
         return f"Turn {turn}: the game is over, {ending_text(state)}"
+    if state.phase is Phase.BUILD:
+        return "Fleet building: mail your fleet"
+    if last.played == "build":
+        return f"Fleet building: the fleets are in place \N{EM DASH} turn {turn} movement orders"
     if last.played == "movement":
         return f"Turn {turn}: the map after movement \N{EM DASH} combat orders"
     if last.played == "combat":
@@ -238,6 +248,8 @@ def report(parts: Sequence[Part], player: str, deadline: str | None) -> LtaRepor
         scenario=state.scenario,
         turn=state.turn,
         turn_limit=state.turn_limit,
+        budget=view.budget,
+        fleet_cost=sum(s.cost for s in view.own_ships),
         played=tuple(part.played for part in parts),
         phase=state.phase,
         happened=tuple(happened),
@@ -285,14 +297,13 @@ def results(parts: Sequence[Part], player: str, deadline: str | None) -> Results
         if over
         else ()
     )
-    after = "combat" if state.phase is Phase.COMBAT else "movement"
     return Results(
         subject=subject(parts),
         report=report(parts, player, deadline),
         picture=picture(player_view(state, player)),
         game_name=GAME_NAME,
         pages=pages,
-        stem=f"{state.game_id}-turn-{state.turn}" + ("" if over else f"-{after}"),
+        stem=f"{state.game_id}-turn-{state.turn}" + ("" if over else f"-{state.phase.value}"),
     )
 
 
@@ -311,7 +322,9 @@ def _grid() -> str:
 def _frame_title(part: Part) -> str:
     state = part.outcome.state
     if part.played == "opening":
-        return "The start: turn 1"
+        return "Fleet building" if state.phase is Phase.BUILD else "The start: turn 1"
+    if part.played == "build":
+        return "The fleets in place: turn 1"
     if part.played == "movement":
         return f"Turn {state.turn}, after movement"
     turn = state.turn if state.phase is Phase.OVER else state.turn - 1

@@ -1,5 +1,7 @@
 """A simple computer captain: orders written from its own view only, with no dice of its own.
 
+It builds the scenario's ready-made fleet (what its view shows before turn 1).
+
 Each Zeppelin closes on the nearest enemy (the convoy's freighters run for the east edge
 instead), matching the enemy's altitude or sitting up to 2 above it, and every weapon fires at
 the first enemy it could hit were the wind to stay still.
@@ -8,10 +10,11 @@ the first enemy it could hit were the wind to stay still.
 from __future__ import annotations
 
 from engine.lta.combat import Refused, aim
+from engine.lta.fleet import design_of
 from engine.lta.hexmap import MAX_ALTITUDE, distance, step
-from engine.lta.orders import SMALL_ARMS, CombatOrders, FireOrder, MovementOrders, MoveOrder
+from engine.lta.orders import SMALL_ARMS, BuildOrders, CombatOrders, FireOrder, MovementOrders, MoveOrder
 from engine.lta.scenarios import CONVOY
-from engine.lta.state import Airship
+from engine.lta.state import Airship, Phase
 from engine.lta.tables import Cargo, Weapon
 from engine.lta.views import PlayerView, ShipSighting
 
@@ -84,6 +87,12 @@ def combat_orders(view: PlayerView) -> CombatOrders:
     return CombatOrders(player=view.player, fire=tuple(fire))
 
 
-def orders(view: PlayerView) -> MovementOrders | CombatOrders:
+def build_orders(view: PlayerView) -> BuildOrders:
+    return BuildOrders(player=view.player, ships=tuple(design_of(s) for s in view.own_ships))
+
+
+def orders(view: PlayerView) -> MovementOrders | CombatOrders | BuildOrders:
     """The captain's orders for the phase the game waits for."""
-    return combat_orders(view) if view.phase == "combat" else movement_orders(view)
+    if view.phase is Phase.BUILD:
+        return build_orders(view)
+    return combat_orders(view) if view.phase is Phase.COMBAT else movement_orders(view)

@@ -194,6 +194,18 @@ def default_fleet(scenario: Scenario, seat: int, players: int) -> tuple[Design, 
     return tuple(chosen)
 
 
+def seat_problems(scenario: Scenario, seat: int, players: int, fleet: tuple[Design, ...]) -> list[str]:
+    """Why a seat cannot fly this fleet (its designs, its budget, its size, a convoy's cargo)."""
+    found = fleet_problems(fleet, budget(scenario, seat, players))
+    if len(fleet) > MAX_FLEET:
+        found.append(f"A fleet has at most {MAX_FLEET} Zeppelins.")
+    if scenario is Scenario.CONVOY and seat == 0:
+        bulk = sum(f.kind is Cargo.BULK_CARGO for d in fleet for f in d.fittings)
+        if bulk < CONVOY_MIN_BULK:
+            found.append(f"The convoy carries at least {CONVOY_MIN_BULK} Bulk Cargo.")
+    return found
+
+
 class Setup(BaseModel):
     """A new game: the scenario, 2 to 6 players in seat order, and any fleets they built (a seat
     without one gets the scenario's ready-made fleet)."""
@@ -205,6 +217,9 @@ class Setup(BaseModel):
     players: tuple[PlayerSpec, ...] = Field(min_length=2, max_length=6)
     fleets: dict[str, tuple[Design, ...]] = Field(default_factory=dict)
     turn_limit: int | None = Field(None, ge=1, le=99)
+    building: bool = False
+    """The players mail their own fleets before turn 1 (interpretation 20); until then each
+    seat's fleet above is the one it flies if its player sends none."""
 
     @model_validator(mode="after")
     def _fleets_are_legal(self) -> Setup:
@@ -214,16 +229,11 @@ class Setup(BaseModel):
         unknown = sorted(set(self.fleets) - set(ids))
         if unknown:
             raise ValueError(f"fleets for players not in the game: {', '.join(unknown)}")
-        found: list[str] = []
-        for seat, player in enumerate(ids):
-            fleet = self.fleet(seat)
-            found += [f"{player}: {p}" for p in fleet_problems(fleet, budget(self.scenario, seat, len(ids)))]
-            if len(fleet) > MAX_FLEET:
-                found.append(f"{player}: a fleet has at most {MAX_FLEET} Zeppelins.")
-        if self.scenario is Scenario.CONVOY:
-            bulk = sum(f.kind is Cargo.BULK_CARGO for d in self.fleet(0) for f in d.fittings)
-            if bulk < CONVOY_MIN_BULK:
-                found.append(f"{ids[0]}: the convoy carries at least {CONVOY_MIN_BULK} Bulk Cargo.")
+        found = [
+            f"{player}: {p}"
+            for seat, player in enumerate(ids)
+            for p in seat_problems(self.scenario, seat, len(ids), self.fleet(seat))
+        ]
         if found:
             raise ValueError(" ".join(found))
         return self

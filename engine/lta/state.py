@@ -21,9 +21,11 @@ class Scenario(StrEnum):
 
 
 class Phase(StrEnum):
-    """Where the turn waits: for movement orders (sequence 2), for combat orders (sequence 4), or
-    nothing more (the game is over)."""
+    """Where the game waits: for every player's fleet before turn 1 (when the players build
+    their own), for movement orders (sequence 2), for combat orders (sequence 4), or nothing more
+    (the game is over)."""
 
+    BUILD = "build"
     MOVEMENT = "movement"
     COMBAT = "combat"
     OVER = "over"
@@ -134,10 +136,12 @@ class GameState(BaseModel):
     game_id: str
     scenario: Scenario
     turn: int = 1
+    """0 while the fleets are being built."""
     phase: Phase = Phase.MOVEMENT
     turn_limit: int
     players: tuple[PlayerState, ...]
     ships: tuple[Airship, ...]
+    """While the fleets are built: each player's ready-made fleet, flown by whoever sends none."""
     initiative: Initiative
     convoy_cargo: int = 0
     """Bulk Cargo the convoy started with (convoy scenario)."""

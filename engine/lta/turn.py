@@ -1,4 +1,5 @@
-"""The Basic Turn Sequence. A game waits for orders twice a turn: movement orders (sequence 2)
+"""The Basic Turn Sequence, after the fleets are built (:func:`play_build`, when the players
+build their own). A game waits for orders twice a turn: movement orders (sequence 2)
 and combat orders (sequence 4). :func:`play_movement` carries out sequence 2-3; :func:`play_combat`
 carries out 4-8, then rolls the next turn's initiative (sequence 1). Every die comes from a
 player's committed stream (engine/lta/dice.py)."""
@@ -25,10 +26,19 @@ from engine.lta.events import (
     Repaired,
     ShotFired,
 )
-from engine.lta.fleet import build
+from engine.lta.fleet import Design, build, cost
 from engine.lta.hexmap import label
-from engine.lta.orders import CombatOrders, FireOrder, MovementOrders, OrderResult, Submission
-from engine.lta.scenarios import START_ALTITUDE, TURN_LIMITS, Setup, anchor, outcome, side
+from engine.lta.orders import BuildOrders, CombatOrders, FireOrder, MovementOrders, OrderResult, Submission
+from engine.lta.scenarios import (
+    START_ALTITUDE,
+    TURN_LIMITS,
+    Setup,
+    anchor,
+    budget,
+    outcome,
+    seat_problems,
+    side,
+)
 from engine.lta.state import Airship, GameState, Initiative, Phase, PlayerState, Scenario
 from engine.lta.tables import Cargo
 
@@ -73,7 +83,8 @@ def _initiative(state: GameState, dice: Dice, previous: str | None) -> Initiativ
 
 def new_game(setup: Setup, seed: int) -> Outcome:
     """Seats, fleets at their starting places, each player's dice committed, and the first
-    turn's initiative rolled."""
+    turn's initiative rolled; or, when the players build their own fleets, the build phase with
+    the ready-made fleets in place of those not mailed."""
     players = tuple(
         PlayerState(
             id=spec.id,
@@ -84,13 +95,11 @@ def new_game(setup: Setup, seed: int) -> Outcome:
         )
         for seat, spec in enumerate(setup.players)
     )
-    ships: list[Airship] = []
-    for seat, spec in enumerate(setup.players):
-        start = anchor(setup.scenario, seat)
-        for n, design in enumerate(setup.fleet(seat)):
-            ship_id = f"{ascii_uppercase[seat]}{n + 1}"
-            ships.append(build(design, ship_id, spec.id, start.place(n), start.facing, START_ALTITUDE))
-    convoy = sum(s.count(Cargo.BULK_CARGO) for s in ships if s.owner == setup.players[0].id)
+    ships = [
+        ship
+        for seat, spec in enumerate(setup.players)
+        for ship in _placed(setup.scenario, seat, spec.id, setup.fleet(seat))
+    ]
     # Initiative is rolled from the state's own streams and fleets, so the state comes first.
     placeholder = Initiative(ranking=(), winner="", chooser="")
     state = GameState(
@@ -100,17 +109,81 @@ def new_game(setup: Setup, seed: int) -> Outcome:
         players=players,
         ships=tuple(ships),
         initiative=placeholder,
-        convoy_cargo=convoy if setup.scenario is Scenario.CONVOY else 0,
+        convoy_cargo=_convoy_cargo(setup.scenario, players[0].id, ships),
     )
-    everyone = tuple(p.id for p in players)
+    turn = 0 if setup.building else 1
+    committed = DiceCommitted(
+        turn=turn, visible_to=tuple(p.id for p in players), commitments={p.id: p.commitment for p in players}
+    )
+    if setup.building:
+        state = state.model_copy(update={"turn": turn, "phase": Phase.BUILD})
+        return Outcome(state=state, events=[committed], results=[])
+    return _first_turn(state, [committed], [])
+
+
+def _placed(scenario: Scenario, seat: int, player: str, fleet: Sequence[Design]) -> list[Airship]:
+    """A seat's fleet at its starting places."""
+    start = anchor(scenario, seat)
+    return [
+        build(design, f"{ascii_uppercase[seat]}{n + 1}", player, start.place(n), start.facing, START_ALTITUDE)
+        for n, design in enumerate(fleet)
+    ]
+
+
+def _convoy_cargo(scenario: Scenario, convoy: str, ships: Sequence[Airship]) -> int:
+    if scenario is not Scenario.CONVOY:
+        return 0
+    return sum(s.count(Cargo.BULK_CARGO) for s in ships if s.owner == convoy)
+
+
+def _first_turn(state: GameState, events: list[AnyEvent], results: list[OrderResult]) -> Outcome:
+    """Turn 1 begins: its initiative is rolled (sequence 1)."""
+    everyone = tuple(p.id for p in state.players)
+    players = state.players
+    state = state.model_copy(update={"turn": 1, "phase": Phase.MOVEMENT})
     dice = _dice(state, "initiative")
     initiative = _initiative(state, dice, None)
     state = state.model_copy(update={"initiative": initiative, "players": _logged(players, dice)})
-    events: list[AnyEvent] = [
-        DiceCommitted(turn=1, visible_to=everyone, commitments={p.id: p.commitment for p in players}),
-        InitiativeDecided(turn=1, visible_to=everyone, winner=initiative.winner, chooser=initiative.chooser),
-    ]
-    return Outcome(state=state, events=events, results=[])
+    events.append(
+        InitiativeDecided(turn=1, visible_to=everyone, winner=initiative.winner, chooser=initiative.chooser)
+    )
+    return Outcome(state=state, events=events, results=results)
+
+
+def play_build(state: GameState, orders: Sequence[Submission]) -> Outcome:
+    """The fleets mailed before turn 1, placed at their starting places; a player who mailed
+    none, or one that cannot fly (the reader refuses those, so only a damaged store sends one),
+    flies the ready-made fleet. Then turn 1's initiative is rolled."""
+    latest = {o.player: o for o in orders if isinstance(o, BuildOrders)}
+    ships: list[Airship] = []
+    results: list[OrderResult] = []
+    for seat, player in enumerate(state.players):
+        sent = latest.get(player.id)
+        fleet = sent.ships if sent is not None else ()
+        refused = seat_problems(state.scenario, seat, len(state.players), fleet) if fleet else []
+        limit = budget(state.scenario, seat, len(state.players))
+        if fleet and not refused:
+            ships += _placed(state.scenario, seat, player.id, fleet)
+            total = sum(cost(d) for d in fleet)
+            note = f"your fleet of {len(fleet)} flies: {total} of {limit} Resource Points"
+        else:
+            ready = [s for s in state.ships if s.owner == player.id]
+            ships += ready
+            total = sum(s.cost for s in ready)
+            why = f" ({' '.join(refused)})" if refused else ""
+            note = f"you fly the ready-made fleet{why}: {total} of {limit} Resource Points"
+        results.append(
+            OrderResult(
+                player=player.id, phase=Phase.BUILD, index=0, ok=bool(fleet) and not refused, note=note
+            )
+        )
+    state = state.model_copy(
+        update={
+            "ships": tuple(ships),
+            "convoy_cargo": _convoy_cargo(state.scenario, state.players[0].id, ships),
+        }
+    )
+    return _first_turn(state, [], results)
 
 
 def _place(state_turn: int, ship: Airship, cause: str, everyone: tuple[str, ...]) -> AnyEvent:

@@ -7,6 +7,7 @@ from pydantic import BaseModel, ConfigDict
 
 from engine.lta.dice import Roll
 from engine.lta.hexmap import COLUMNS, ROWS, label
+from engine.lta.scenarios import budget
 from engine.lta.state import Airship, GameState, Phase, Scenario
 from engine.lta.tables import ShipClass
 
@@ -48,7 +49,10 @@ class PlayerView(BaseModel):
 
     game_id: str
     player: str
+    seat: int
     side: str
+    budget: int
+    """The player's Resource Points for building a fleet (interpretation 11)."""
     scenario: Scenario
     turn: int
     turn_limit: int
@@ -60,7 +64,8 @@ class PlayerView(BaseModel):
     """The other players on this player's side (the raiders of a convoy)."""
     own_ships: tuple[Airship, ...]
     ships: tuple[ShipSighting, ...]
-    """Every Zeppelin, the player's own too, as seen on the map."""
+    """Every Zeppelin, the player's own too, as seen on the map; only the player's own while the
+    fleets are built, which is blind."""
     initiative_winner: str
     initiative_chooser: str
     order_of_play: tuple[str, ...]
@@ -90,10 +95,14 @@ def sighting(ship: Airship) -> ShipSighting:
 def player_view(state: GameState, player: str) -> PlayerView:
     me = state.player(player)
     over = state.phase is Phase.OVER
+    seat = next(n for n, p in enumerate(state.players) if p.id == player)
+    seen = [s for s in state.ships if state.phase is not Phase.BUILD or s.owner == player]
     return PlayerView(
         game_id=state.game_id,
         player=player,
+        seat=seat,
         side=me.side,
+        budget=budget(state.scenario, seat, len(state.players)),
         scenario=state.scenario,
         turn=state.turn,
         turn_limit=state.turn_limit,
@@ -103,7 +112,7 @@ def player_view(state: GameState, player: str) -> PlayerView:
         players=tuple(p.id for p in state.players),
         allies=tuple(p.id for p in state.players if p.side == me.side and p.id != player),
         own_ships=tuple(s for s in state.ships if s.owner == player),
-        ships=tuple(sighting(s) for s in state.ships),
+        ships=tuple(sighting(s) for s in seen),
         initiative_winner=state.initiative.winner,
         initiative_chooser=state.initiative.chooser,
         order_of_play=state.initiative.order,

@@ -356,3 +356,53 @@ def check_the_end(game: Game, last: EmailMessage, final: GameState, opening: Ema
         assert recomputed == record["commitment"]
         assert f"{record['player']} {recomputed}" in committed, "every whole hash was published at the start"
     assert published["commitment"] == next(r["commitment"] for r in records if r["player"] == game.ann)
+
+
+def test_ann_builds_her_fleet_by_mail_and_the_robot_flies_the_ready_made_one(host: LocalHost) -> None:
+    """Option ``building``: the opening mail is the fleet-building sheet; Ann's fleet mail is
+    checked line by line (a misspelt item is left out, with the known name suggested); when both
+    fleets are in, they are placed and turn 1's movement orders are asked for."""
+    start = datetime(2025, 5, 5, 18, 0, tzinfo=UTC)
+    backend = LocalBackend(host.root, host=host)
+    options = {"scenario": "fleet", "turn_limit": 1, "building": True}
+    setup = game_setup("lta", options, seats=2, seed=9)
+    create_game(
+        backend, NewGame(game_id="sky-build", title="Zeppelins built", game="lta", setup=setup), start
+    )
+    ann = invite(backend, "sky-build", ANN, start, name="Ann").player.player_id
+    started = start_game(backend, "sky-build", start, fill="cadet")
+    [robot] = [p.player_id for p in started.players if p.robot]
+    game = Game(host, backend.store, "sky-build", ann, robot, "", start)
+    welcome, opening = game.mails()
+    code = CODE.search(text(welcome))
+    assert code is not None
+    subject = str(opening["Subject"])
+    assert subject.endswith("Fleet building: mail your fleet") and "your budget is 250" in text(opening)
+    sheet = sheet_of(opening, game.game_id)
+    assert "TURN 0" in sheet and any(line.startswith("SHIP Cruiser Dreadnought:") for line in sheet)
+    header = [f"CODE {code.group(1)}" if line.startswith("CODE ") else line for line in sheet[:4]]
+    fleet = [
+        "SHIP Cruiser Victoria: L.Cannon F, Machine Gun F, S.Cannon A, Ammo L.Cannon, Patch Crew",
+        "SHIP Escort Kite: S.Cannon Forward, Machine Gun Aft, Small Arms",
+        "SHIP Scout Gnat: Machine Gunn F",
+    ]
+    [ack] = game.send("\n".join([*header, *fleet, "DONE", "END"]) + "\n", "My fleet")
+    answer = " ".join(text(ack).split())
+    assert "Submitted: 2 ships of your fleet; 1 line left out" in answer
+    assert "the fleet costs 181 of your 250 Resource Points" in answer
+    assert (
+        'Line 7: "SHIP Scout Gnat: Machine Gunn F": "Machine Gunn F" is not a weapon or cargo. '
+        "Did you mean Machine Gun?" in answer
+    )
+    game.tick()
+    record, state_json = game.state()
+    state = GameState.model_validate_json(state_json)
+    assert (state.turn, state.phase) == (1, Phase.MOVEMENT) and owed(game, record) == ["move:1"]
+    assert [s.name for s in state.ships if s.owner == ann] == ["Victoria", "Kite"]
+    assert [s.name for s in state.ships if s.owner == robot] == ["Dreadnought", "Hornet", "Gadfly"]
+    placed = game.results()[-1]
+    assert str(placed["Subject"]).endswith(
+        "Fleet building: the fleets are in place \N{EM DASH} turn 1 movement orders"
+    )
+    assert "your fleet of 2 flies: 181 of 250 Resource Points" in " ".join(text(placed).split())
+    assert "MOVE A1 STAY" in sheet_of(placed, game.game_id)

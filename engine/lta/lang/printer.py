@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from engine.lta.orders import SMALL_ARMS, CombatOrders, FireOrder, MovementOrders, MoveOrder
+from engine.lta.fleet import cost, slots_used
+from engine.lta.lang.shipline import ship_line
+from engine.lta.orders import SMALL_ARMS, BuildOrders, CombatOrders, FireOrder, MovementOrders, MoveOrder
+from engine.lta.tables import CLASSES
 
 
 def move_text(move: MoveOrder) -> str:
@@ -21,3 +24,12 @@ def movement_lines(orders: MovementOrders) -> list[str]:
 
 def combat_lines(orders: CombatOrders) -> list[str]:
     return [fire_text(f) for f in orders.fire]
+
+
+def build_lines(orders: BuildOrders) -> list[str]:
+    """Each ship with its Resource Points and slots as a comment, so the answer to a fleet mail
+    can be mailed back as it is."""
+    return [
+        f"{ship_line(d)}   # {cost(d)} RP, {slots_used(d)} of {CLASSES[d.cls].slots} slots"
+        for d in orders.ships
+    ]

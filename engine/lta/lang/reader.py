@@ -10,7 +10,11 @@ Combat phase::
     FIRE A1 2 AT B3          (item 2 of A1's cargo; SA for its Small Arms)
     DROP A1 5 ON B3          (Bombs, the same as FIRE)
 
-Either phase: a line ``DONE`` (or ``READY``) says the orders are final even if some lines were
+Before turn 1, when the players build their own fleets (engine/lta/lang/shipline.py)::
+
+    SHIP Escort Blitzkrieger: L.Cannon F, S.Cannon F, Machine Gun A, Small Arms
+
+Any phase: a line ``DONE`` (or ``READY``) says the orders are final even if some lines were
 refused (docs/players.md, "Orders in, or only kept: DONE").
 
 Every problem names its line and says what to write instead; nothing a player writes raises.
@@ -26,8 +30,13 @@ from pydantic import BaseModel, ConfigDict
 
 from engine.core.orderblock import Header, Problem, SourceLine, find_block, number, written
 from engine.lta.combat import Refused, aim
-from engine.lta.lang.printer import combat_lines, movement_lines
-from engine.lta.orders import SMALL_ARMS, CombatOrders, FireOrder, MovementOrders, MoveOrder
+from engine.lta.fleet import Design, cost
+from engine.lta.fleet import problems as design_problems
+from engine.lta.lang.printer import build_lines, combat_lines, movement_lines
+from engine.lta.lang.shipline import MESSAGES as SHIP_MESSAGES
+from engine.lta.lang.shipline import is_ship_line, joined, read_ship
+from engine.lta.orders import SMALL_ARMS, BuildOrders, CombatOrders, FireOrder, MovementOrders, MoveOrder
+from engine.lta.scenarios import MAX_FLEET, seat_problems
 from engine.lta.state import Airship, Phase
 from engine.lta.tables import Cargo, Weapon
 from engine.lta.views import PlayerView, ShipSighting
@@ -52,6 +61,12 @@ FIRED_TWICE = "item {item} of {ship} fires once a turn: the later line counts"
 OUT_OF_REACH = "as the map stands, this shot cannot be made ({why}); the wind may change that, so it stands"
 WRONG_TURN = "these are orders for turn {sent}, but the game is at turn {turn}"
 DONE_ALONE = "{word} stands alone on its line: the rest of this line is ignored"
+BUILD_ONLY = "the game waits for your fleet now: write SHIP lines (movement and combat come after)"
+NOT_BUILDING = "fleets are built before turn 1: the game is past that"
+OVER_BUDGET = "{name} ({ship_cost} RP) brings the fleet to {total} Resource Points; your budget is {budget}"
+SAME_NAME = "a Zeppelin named {name} is in this fleet already: the later line counts"
+TOO_MANY_SHIPS = "a fleet has at most {most} Zeppelins: this one is left out"
+FLEET_REFUSED = "{why} Nothing is submitted: you fly the ready-made fleet unless you mail one that can fly"
 
 MESSAGES: tuple[str, ...] = (
     UNKNOWN_ORDER,
@@ -74,6 +89,13 @@ MESSAGES: tuple[str, ...] = (
     OUT_OF_REACH,
     WRONG_TURN,
     DONE_ALONE,
+    BUILD_ONLY,
+    NOT_BUILDING,
+    OVER_BUDGET,
+    SAME_NAME,
+    TOO_MANY_SHIPS,
+    FLEET_REFUSED,
+    *SHIP_MESSAGES,
 )
 """Every message a line can get (docs/lta-players.md lists them)."""
 
@@ -93,6 +115,7 @@ class Reading(BaseModel):
     phase: Phase
     movement: MovementOrders | None
     combat: CombatOrders | None
+    build: BuildOrders | None
     understood: tuple[str, ...]
     """The accepted orders, printed canonically."""
     lines: int
@@ -141,16 +164,21 @@ def read(body: str, view: PlayerView) -> Reading:
     moves: dict[str, MoveOrder] = {}
     fire: dict[tuple[str, int], FireOrder] = {}
     initiative: str | None = None
+    ships: dict[str, Design] = {}
     done = False
     orders = 0
-    for line in block.lines:
+    for line in joined(block.lines):
         if (said := _DONE.match(line.text)) is not None:
             done = True
             if said.group(2):
                 problems.append(_problem(line, DONE_ALONE.format(word=said.group(1).upper()), "warning"))
             continue
         orders += 1
-        if _MOVE.match(line.text):
+        if view.phase is Phase.BUILD and not is_ship_line(line.text):
+            problems.append(_problem(line, BUILD_ONLY))
+        elif is_ship_line(line.text):
+            problems += _ship(line, view, ships)
+        elif _MOVE.match(line.text):
             problems += _move(line, view, moves)
         elif _FIRE.match(line.text) or line.text.upper().startswith(("FIRE", "DROP")):
             problems += _fire(line, view, fire)
@@ -160,24 +188,70 @@ def read(body: str, view: PlayerView) -> Reading:
             initiative = choice or initiative
         else:
             problems.append(_problem(line, UNKNOWN_ORDER))
-    movement = combat = None
-    if not wrong_turn and view.phase is Phase.MOVEMENT:
+    movement = combat = build = None
+    if not wrong_turn and view.phase is Phase.BUILD:
+        fleet = tuple(ships.values())
+        refused = seat_problems(view.scenario, view.seat, len(view.players), fleet) if fleet else []
+        if refused:
+            problems.append(Problem(line=None, text="", message=FLEET_REFUSED.format(why=" ".join(refused))))
+        else:
+            build = BuildOrders(player=view.player, ships=fleet)
+    elif not wrong_turn and view.phase is Phase.MOVEMENT:
         chosen = "first" if initiative == "first" else "last" if initiative == "last" else None
         movement = MovementOrders(player=view.player, initiative=chosen, moves=tuple(moves.values()))
     elif not wrong_turn and view.phase is Phase.COMBAT:
         combat = CombatOrders(player=view.player, fire=tuple(fire.values()))
-    understood = movement_lines(movement) if movement else combat_lines(combat) if combat else []
+    understood = (
+        movement_lines(movement)
+        if movement
+        else combat_lines(combat)
+        if combat
+        else build_lines(build)
+        if build
+        else []
+    )
     return Reading(
         found=block.found,
         header=block.header,
         phase=view.phase,
         movement=movement,
         combat=combat,
+        build=build,
         understood=tuple(understood),
         lines=orders,
         done=done,
         problems=tuple(problems),
     )
+
+
+def _ship(line: SourceLine, view: PlayerView, ships: dict[str, Design]) -> Iterator[Problem]:
+    """A SHIP line: its design's own problems, then the fleet's so far (budget, size, names).
+    A line with an error is left out of the fleet."""
+    if view.phase is not Phase.BUILD:
+        yield _problem(line, NOT_BUILDING)
+        return
+    read = read_ship(line.text)
+    wrong = [_problem(line, p.message, suggest=p.suggestions) for p in read.problems]
+    design = read.design
+    if design is not None:
+        wrong += [_problem(line, m) for m in design_problems(design)]
+    yield from wrong
+    if design is None or wrong:
+        return
+    key = design.name.lower()
+    if key in ships:
+        yield _problem(line, SAME_NAME.format(name=design.name), "warning")
+    elif len(ships) >= MAX_FLEET:
+        yield _problem(line, TOO_MANY_SHIPS.format(most=MAX_FLEET))
+        return
+    total = sum(cost(d) for n, d in ships.items() if n != key) + cost(design)
+    if total > view.budget:
+        yield _problem(
+            line,
+            OVER_BUDGET.format(name=design.name, ship_cost=cost(design), total=total, budget=view.budget),
+        )
+        return
+    ships[key] = design
 
 
 def _move(line: SourceLine, view: PlayerView, moves: dict[str, MoveOrder]) -> Iterator[Problem]:

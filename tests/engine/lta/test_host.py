@@ -190,7 +190,12 @@ def test_replay_has_a_frame_per_step() -> None:
 
 
 def test_options_are_checked_in_the_gms_words() -> None:
-    assert json.loads(GAME.check_options("{}")) == {"scenario": "fleet", "turn_limit": None, "fleets": {}}
+    assert json.loads(GAME.check_options("{}")) == {
+        "scenario": "fleet",
+        "turn_limit": None,
+        "fleets": {},
+        "building": False,
+    }
     assert json.loads(GAME.check_options('{"scenario": "convoy", "turn_limit": 5}'))["turn_limit"] == 5
     with pytest.raises(ValueError, match="scenario"):
         GAME.check_options('{"scenario": "dogfight"}')
