@@ -27,7 +27,6 @@ from zoneinfo import ZoneInfo
 
 from functions.store.records import Absence, GameRecord, PlayerRecord, Schedule, split_awaited
 
-COMBAT_PREFIX = "combat:"
 MAX_ABSENCE_MOVES = 20
 """Deadline moves past absences at most (each one past a later absence's end): a bound, never
 reached by a game whose absences are limited in count."""
@@ -120,10 +119,10 @@ def past_absences(
 
 
 def turn_players(game: GameRecord) -> frozenset[str]:
-    """The players whose orders for a player-turn (not a combat round) the game awaits."""
-    return frozenset(
-        player for scope, player in map(split_awaited, game.awaiting) if not scope.startswith(COMBAT_PREFIX)
-    )
+    """The players whose orders the game awaits by the turn deadline (none on the round clock)."""
+    if game.on_round_clock:
+        return frozenset()
+    return frozenset(player for _, player in map(split_awaited, game.awaiting))
 
 
 def seated(players: Iterable[PlayerRecord]) -> list[PlayerRecord]:
@@ -164,7 +163,7 @@ def runs_early(game: GameRecord, scope: str, players: Iterable[PlayerRecord]) ->
     turns of one game-turn share a scope: one player's WAIT holds only their own)."""
     awaited = game.awaited_scopes().get(scope, frozenset())
     waiting = any(p.wait_scope == scope and p.player_id in awaited for p in seated(players))
-    return game.prompt(scope) and not waiting
+    return game.prompt() and not waiting
 
 
 def processing_due(game: GameRecord, orders_in: bool = False) -> datetime | None:

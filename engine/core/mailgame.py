@@ -6,8 +6,10 @@ state as JSON, the mail body as text, the accepted orders as JSON per *scope* (t
 orders for), and the acknowledgement as the game's own pydantic model, which the host renders
 (functions/render) and never inspects beyond :class:`Reading`.
 
-Scopes are strings the store can sort and select by prefix: ``turn:<n>`` for a player-turn's orders
-and ``combat:<turn>:<star>:<round>`` for one round of one combat. The ``<turn>`` of a combat names
+Scopes are strings the store can sort and select by prefix, ``<kind>:<turn>…``, the game-turn
+first after the kind (``scope_turn``): WarpWar's ``turn:<n>`` for a player-turn's orders and
+``combat:<turn>:<star>:<round>`` for one round of one combat; Lighter Than Air's ``move:<n>`` and
+``fire:<n>``. The ``<turn>`` of a combat names
 the turn it is fought in, so that a later combat at the same star never takes an earlier one's
 orders for its own; a game whose turns have several combats at one star names them apart (WarpWar
 writes the player-turn, ``5/P2``: game-turn 5, P2's player-turn).
@@ -26,6 +28,14 @@ Earlier = Callable[[str], str | None]
 
 def turn_scope(turn: int) -> str:
     return f"turn:{turn}"
+
+
+def scope_turn(scope: str) -> int:
+    """The game-turn a scope belongs to, whatever the game: the number that begins the field after
+    the kind ("turn:5", "move:5", "combat:5/P1:2223:2" are of turn 5); 0 for a scope without one."""
+    field = scope.split(":")[1] if ":" in scope else ""
+    digits = field[: len(field) - len(field.lstrip("0123456789"))]
+    return int(digits) if digits else 0
 
 
 def combat_scope(turn: int | str, star: str, round_: int) -> str:

@@ -216,7 +216,7 @@ def late_players(backend: Backend) -> list[Late]:
                 player = players.get(player_id)
                 if player is None or player.robot is not None or (player_id, scope) in sent:
                     continue
-                deadline = game.round_deadline if scope.startswith("combat:") else game.deadline
+                deadline = game.round_deadline if game.on_round_clock else game.deadline
                 late.append(
                     Late(
                         game=game,

@@ -13,7 +13,7 @@ from email.utils import format_datetime
 
 from pydantic import BaseModel
 
-from engine.core.mailgame import combat_parts, turn_scope
+from engine.core.mailgame import scope_turn
 from engine.core.turnhost import TurnGame, Wanted
 from engine.games import MAIL_GAMES
 from functions import schedule
@@ -144,9 +144,7 @@ def show_turn(backend: Backend, game_id: str, turn: int | None = None) -> TurnVi
     game = require_game(backend.store, game_id)
     number = game.turn if turn is None else turn
     mailgame = MAIL_GAMES.get(game.game)
-    found: dict[tuple[str, str], Submission] = {}
-    for prefix in (turn_scope(number), "combat:"):
-        found |= backend.store.latest_submissions(game.game_id, prefix)
+    found = backend.store.latest_submissions(game.game_id)
     orders = [
         OrdersShown(
             player_id=player_id,
@@ -156,7 +154,7 @@ def show_turn(backend: Backend, game_id: str, turn: int | None = None) -> TurnVi
             lines=mailgame.order_lines(scope, sub.orders_json) if mailgame is not None else [],
         )
         for (player_id, scope), sub in sorted(found.items(), key=lambda item: item[1].received_at)
-        if _turn_of(scope) == number
+        if scope_turn(scope) == number
     ]
     versions = {v.version for v in backend.store.versions(game.game_id) if v.turn == number}
     results = [r for r in kept_results(backend, game.game_id) if r.version in versions]
@@ -314,16 +312,9 @@ def discard_orders(backend: Backend, game: GameRecord, turn: int, now: datetime)
             discarded=True,
         )
         for (player_id, scope), _ in sorted(standing.items())
-        if _turn_of(scope) >= turn
+        if scope_turn(scope) >= turn
     ]
     return [backend.store.add_submission(marker) for marker in markers]
-
-
-def _turn_of(scope: str) -> int:
-    """The game-turn of a scope: "turn:5" and "combat:5/P1:2223:2" are of turn 5."""
-    combat = combat_parts(scope)
-    number = combat.turn.split("/")[0] if combat is not None else scope.partition(":")[2]
-    return int(number) if number.isdigit() else 0
 
 
 def _resend_kept(

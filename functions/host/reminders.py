@@ -6,7 +6,6 @@ from __future__ import annotations
 from datetime import datetime
 from functools import partial
 
-from engine.core.turnhost import Clock
 from engine.games import GAME_NAMES
 from functions import schedule
 from functions.host.deadlines import deadline_attachments, deadline_text
@@ -60,7 +59,8 @@ def reminded_players(
 ) -> list[tuple[PlayerRecord, bool]]:
     """The seated human players, not absent now, with player-turn orders awaited and not in,
     each with whether orders of theirs are kept but not confirmed (``Submission.ready``)."""
-    owed = [(s, p) for s, p in map(split_awaited, game.awaiting) if not s.startswith(schedule.COMBAT_PREFIX)]
+    # A round's orders are not reminded: its deadline is hours away, not days.
+    owed = [] if game.on_round_clock else list(map(split_awaited, game.awaiting))
     latest = latest_of(store, game, [scope for scope, _ in owed])
     late = {player for scope, player in owed if (player, scope) not in latest}
     kept = {
@@ -80,13 +80,11 @@ def reminder_mail(game: GameRecord, player: PlayerRecord, now: datetime, kept: b
     deadline = deadline_text(game.deadline, player.timezone)
     processing = deadline_text(schedule.processing_due(game), player.timezone)
     title = f"Reminder: your orders for turn {game.turn} are due {deadline}"
-    # A round deadline is set while a round's orders are awaited (Lighter Than Air's combat
-    # orders are reminded; WarpWar's combat rounds are not): what is waived then is the round.
-    clock: Clock = "round" if game.round_deadline is not None else "turn"
+    # Only a turn's orders are reminded (``reminded_players``): a round's deadline is hours away.
     words = {
         "deadline": deadline,
         "processing": processing,
-        "without": HOSTS[game.game].without_orders(clock),
+        "without": HOSTS[game.game].without_orders("turn"),
     }
     if game.deadline is not None and game.deadline <= now:
         when = REMINDER_LATE.format(**words)

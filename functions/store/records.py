@@ -207,9 +207,17 @@ class GameRecord(Record):
     def round_period(self) -> timedelta:
         return timedelta(hours=self.round_hours)
 
-    def prompt(self, scope: str) -> bool:
-        """Whether ``scope`` is processed as soon as its orders are in, before any deadline."""
-        return self.early or scope.startswith("combat:")
+    @property
+    def on_round_clock(self) -> bool:
+        """Whether the orders awaited are due by the round deadline, not the turn's: a step on the
+        game's round clock (WarpWar's combat rounds, Lighter Than Air's combat orders; the game
+        says so in ``Pending.clock``, and only such a step sets ``round_deadline``)."""
+        return self.round_deadline is not None
+
+    def prompt(self) -> bool:
+        """Whether the awaited orders are played as soon as they are in, before any deadline: a
+        round's always, a turn's when the game processes early."""
+        return self.early or self.on_round_clock
 
 
 class Absence(Record):

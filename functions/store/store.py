@@ -733,7 +733,7 @@ class Store:
                     ready.append(scope)
         if any(schedule.runs_early(game, scope, players) for scope in ready):
             self._set_due(game, keys.READY, only_earlier=True)
-        elif any(not scope.startswith(schedule.COMBAT_PREFIX) for scope in complete):
+        elif complete and not game.on_round_clock:
             self._set_due(game, schedule.due_at(game, orders_in=True), only_earlier=True)
 
     def _set_due(self, game: GameRecord, due: datetime | str | None, only_earlier: bool = False) -> bool:

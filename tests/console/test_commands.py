@@ -172,7 +172,9 @@ def test_turn_commands_extend_resend_and_end(console: KeptOpen, capsys: pytest.C
     assert "test over" in outbox_mails(outbox, "red@")[-1].get_body(("plain",)).get_content()  # type: ignore[union-attr]
 
 
-def test_a_second_game_runs_through_the_same_console_and_mail(console: KeptOpen) -> None:
+def test_a_second_game_runs_through_the_same_console_and_mail(
+    console: KeptOpen, capsys: pytest.CaptureFixture[str]
+) -> None:
     # Given a Lighter Than Air game created, a player invited, a robot in the other seat
     store, outbox = console.store, console.outbox
     assert warpmail("game", "create", "z1", "--game", "lta", "--seed", "2") == 0
@@ -186,6 +188,10 @@ def test_a_second_game_runs_through_the_same_console_and_mail(console: KeptOpen)
     files = {part.get_filename() or part.get_content_type() for part in results.walk()}
     assert {"map.png", "z1-turn-1-movement-map.svg", "z1-turn-1-movement.json"} <= files
     assert "MOVE" in text_of(results)
+    # And turn show lists the robot's movement orders, written at the start, by the game's scope
+    capsys.readouterr()
+    assert warpmail("turn", "show", "z1") == 0
+    assert "move:1" in capsys.readouterr().out
     # And a forced turn plays the robot's orders through the game's own TurnGame
     assert warpmail("turn", "run", "z1", "--force") == 0
     game = store.game("z1")

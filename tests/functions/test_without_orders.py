@@ -6,15 +6,17 @@ Air player never reads of ships holding or nothing being built, and WarpWar's wo
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import get_args
+from typing import cast, get_args
 
 import pytest
 
 from engine.core.turnhost import Clock, Tense
 from engine.games import TURN_GAMES
+from functions import schedule
 from functions.host.missed import player_mail
 from functions.host.missed_notice import missed_words
-from functions.host.reminders import reminder_mail
+from functions.host.ports import TurnStore
+from functions.host.reminders import reminded_players, reminder_mail
 from functions.host.seats import welcome_mail
 from functions.store import GameRecord, Schedule
 from tests.functions.test_commands import player, playing
@@ -89,12 +91,14 @@ def test_a_reminder_says_what_a_turn_without_orders_is_in_the_games_words(
     games_own(game, mail.text)
 
 
-def test_a_reminder_of_a_rounds_orders_says_what_a_round_without_them_is() -> None:
-    # Lighter Than Air's combat orders are awaited on the round clock, and reminded
-    game = record("lta", awaiting=("fire:1#P1",), round_deadline=DEADLINE)
-    mail = reminder_mail(game, player(playing()), NOW)
-    assert f"is waived: {WORDS['lta']['round']}." in flat(mail.text)
-    games_own("lta", mail.text)
+def test_orders_awaited_on_the_round_clock_are_not_reminded() -> None:
+    # Lighter Than Air's combat orders, like WarpWar's combat rounds, are awaited on the round
+    # clock (the game's Pending.clock): hours, not days, so no reminder; the turn's are reminded
+    fire = record("lta", awaiting=("fire:1#P1",), round_deadline=DEADLINE)
+    move = record("lta", awaiting=("move:1#P1",))
+    players = [player(playing())]
+    assert reminded_players(cast(TurnStore, None), fire, players, NOW) == []
+    assert schedule.turn_players(fire) == frozenset() and schedule.turn_players(move) == {"P1"}
 
 
 @pytest.mark.parametrize("game", sorted(WORDS))
