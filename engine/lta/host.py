@@ -66,14 +66,22 @@ seed and every roll comes with your results, for you to check.
 """
 
 WITHOUT_ORDERS: dict[tuple[Clock, Tense], str] = {
-    ("turn", "present"): "your Zeppelins stay where they are, only the wind moves them",
-    ("turn", "past"): "your Zeppelins stayed where they were, only the wind moved them",
+    ("turn", "present"): (
+        "your Zeppelins stay where they are, only the wind moves them (before turn 1, with no fleet "
+        "mailed, you fly the ready-made one)"
+    ),
+    ("turn", "past"): (
+        "your Zeppelins stayed where they were, only the wind moved them (before turn 1, with no "
+        "fleet mailed, you flew the ready-made one)"
+    ),
     ("round", "present"): "your Zeppelins hold their fire",
     ("round", "past"): "your Zeppelins held their fire",
 }
 """What movement (the turn's deadline) and combat orders (the round's) are without a player's
 orders, as the host's mails tell the player: ``play`` carries out no move and no fire of theirs,
-and the wind blows every Zeppelin aloft before combat all the same (engine/lta/turn.py)."""
+and the wind blows every Zeppelin aloft before combat all the same (engine/lta/turn.py). The
+fleet-building phase is on the turn's clock too (the host's words do not know the phase): its
+fallback, the seat's ready-made fleet, is said in the same clause."""
 
 _SUBMISSION: TypeAdapter[Submission] = TypeAdapter(Submission)
 _SCENARIOS = {"fleet": Scenario.FLEET_BATTLE, "convoy": Scenario.CONVOY}

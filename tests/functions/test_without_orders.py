@@ -33,9 +33,15 @@ WORDS = {
         "round past": "in combat your ships fought on their STANDING orders",
     },
     "lta": {
-        "turn": "your Zeppelins stay where they are, only the wind moves them",
+        "turn": (
+            "your Zeppelins stay where they are, only the wind moves them (before turn 1, with no "
+            "fleet mailed, you fly the ready-made one)"
+        ),
         "round": "your Zeppelins hold their fire",
-        "turn past": "your Zeppelins stayed where they were, only the wind moved them",
+        "turn past": (
+            "your Zeppelins stayed where they were, only the wind moved them (before turn 1, with "
+            "no fleet mailed, you flew the ready-made one)"
+        ),
         "round past": "your Zeppelins held their fire",
     },
 }
