@@ -8,8 +8,8 @@ from engine.lta import robot
 from engine.lta.events import ShotFired
 from engine.lta.game import LighterThanAir
 from engine.lta.scenarios import PlayerSpec, Setup, outcome
-from engine.lta.state import Airship, GameState, Phase, Scenario, Status
 from engine.lta.standings import standings
+from engine.lta.state import Airship, GameState, Phase, Scenario, Status
 from engine.lta.tables import Cargo, ShipClass, Weapon
 from tests.engine.lta.builders import cargo, game, gun, zeppelin
 
