@@ -22,6 +22,7 @@ from engine.lta.hexmap import COLUMNS, ROWS, label
 from engine.lta.lang.sheet import items, orders_sheet
 from engine.lta.picture import centre, picture
 from engine.lta.report import event_line
+from engine.lta.standings import Standings, standings
 from engine.lta.state import Airship, GameState, Phase
 from engine.lta.turn import Outcome
 from engine.lta.views import PlayerView, player_view
@@ -63,6 +64,14 @@ class SeenShip(_Frozen):
     facing: str
     altitude: int
     on_fire: bool
+
+
+class RevealedShip(ShipState):
+    """Any player's Zeppelin in full, as everyone sees it once the game is over: the fog of
+    war over others' gas, damage and cargo lifts at the end."""
+
+    owner: str
+    owner_name: str
 
 
 class OrderFate(_Frozen):
@@ -117,6 +126,10 @@ class LtaReport(_Frozen):
     winners: tuple[str, ...]
     dice: tuple[RollList, ...] = ()
     """Every player's seed and rolls, once the game is over."""
+    standings: Standings | None = None
+    """How the game ended and where every player stands, once it is over."""
+    every_ship: tuple[RevealedShip, ...] = ()
+    """Every player's Zeppelins in full, once the game is over."""
 
 
 class RollsPage(_Frozen):
@@ -140,6 +153,8 @@ class ReplayPage(_Frozen):
     player: str
     player_name: str
     ending: str
+    standings: Standings | None
+    """Shown on top once the game is over."""
     view_box: str
     grid: str
     """The map's hexes as one SVG path (the same under every frame)."""
@@ -188,6 +203,13 @@ def _ship_state(ship: Airship) -> ShipState:
         gas_max=ship.gas_max,
         damage=_damage(ship),
         items=items(ship),
+    )
+
+
+def _revealed(state: GameState) -> tuple[RevealedShip, ...]:
+    return tuple(
+        RevealedShip(**_ship_state(s).model_dump(), owner=s.owner, owner_name=state.player(s.owner).name)
+        for s in state.ships
     )
 
 
@@ -279,6 +301,8 @@ def report(parts: Sequence[Part], player: str, deadline: str | None) -> LtaRepor
         ending=ending_text(state) if over else "",
         winners=tuple(names[w] for w in state.winners),
         dice=dice(state) if over else (),
+        standings=standings(state) if over else None,
+        every_ship=_revealed(state) if over else (),
     )
 
 
@@ -350,6 +374,7 @@ def replay(parts: Sequence[Part], player: str) -> ReplayPage:
         player=player,
         player_name=state.player(player).name,
         ending=ending_text(state) if state.phase is Phase.OVER else "",
+        standings=standings(state) if state.phase is Phase.OVER else None,
         view_box=f"{left - 1.5:.2f} {top - 1.5:.2f} {right - left + 3:.2f} {bottom - top + 2:.2f}",
         grid=_grid(),
         frames=tuple(frames),
