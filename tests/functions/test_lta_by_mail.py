@@ -31,6 +31,7 @@ import pytest
 from engine.games import TURN_GAMES
 from engine.lta.dice import Roll
 from engine.lta.lang.rolls import roll_line
+from engine.lta.standings import standings
 from engine.lta.state import GameState, Phase
 from functions.console.backend import LocalBackend
 from functions.console.games import NewGame, create_game, game_setup, start_game
@@ -339,6 +340,10 @@ def check_the_end(game: Game, last: EmailMessage, final: GameState, opening: Ema
     body = " ".join(text(last).split())
     names = " and ".join(final.player(w).name for w in final.winners)
     assert names and f"GAME OVER: won by {names}: {final.ended}" in body
+    ending = standings(final).ending
+    assert body.index("STANDINGS") < body.index("WHAT HAPPENED") and " ".join(ending.split()) in body
+    assert report_json(last)["standings"]["ending"] == ending
+    assert ending in attachment(last, f"{game.game_id}-replay.html").replace("&#39;", "'")
     assert "EVERY DIE ROLLED" in body
     assert '<section class="turn"' in attachment(last, f"{game.game_id}-replay.html")
     records = rolls_file(attachment(last, f"{game.game_id}-rolls.txt"))
