@@ -4,6 +4,7 @@ engine's own movement), each shot's range, arc, chance and ammunition, from the 
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -216,3 +217,16 @@ def test_a_check_mail_gets_the_forecast_and_refused_lines_get_none() -> None:
     assert isinstance(ack, Acknowledgement) and not ack.submitted
     assert len(ack.forecast) == 1 and ack.forecast[0].startswith("A1 Dreadnought ends in ")
     assert "2 of 3 Movement Points" in ack.forecast[0]
+
+
+def test_the_guides_example_is_the_forecast_of_its_orders() -> None:
+    """docs/lta-players.md, "What the answer tells you": the example, wrapped, is what the
+    forecast says for those orders."""
+    guide = (Path(__file__).resolve().parents[4] / "docs" / "lta-players.md").read_text(encoding="utf-8")
+    example = " ".join(guide.split("FORECAST (before the wind)\n", 1)[1].split("```", 1)[0].split())
+    moves = MovementOrders(player="Red", moves=(MoveOrder(ship="A1", steps="FFR"),))
+    lines = [
+        *forecast(player_view(_state(), "Red"), moves),
+        *_fire(_duel(Weapon.LARGE_CANNON, shots=5), (1, "B1")),
+    ]
+    assert example == " ".join(lines)
