@@ -25,6 +25,7 @@ from pydantic import BaseModel, ConfigDict
 from engine.core.mailgame import Earlier, Reading, ScopedOrders, no_earlier
 from engine.core.orderblock import Problem
 from engine.lta.fleet import cost
+from engine.lta.lang.forecast import forecast
 from engine.lta.lang.printer import build_lines, combat_lines, movement_lines
 from engine.lta.lang.reader import FLEET_REFUSED, read
 from engine.lta.lang.rolls import rolls_text
@@ -109,6 +110,8 @@ class Acknowledgement(BaseModel):
     understood: tuple[str, ...]
     errors: tuple[Problem, ...]
     warnings: tuple[Problem, ...]
+    forecast: tuple[str, ...] = ()
+    """What the orders understood will do before the wind (engine/lta/lang/forecast.py)."""
 
 
 class LtaMail:
@@ -173,6 +176,7 @@ class LtaMail:
             understood=understood,
             errors=errors,
             warnings=warnings,
+            forecast=tuple(forecast(view, orders)) if orders is not None else (),
         )
         parts = (
             (ScopedOrders(scope=wanted, orders_json=orders.model_dump_json()),) if submit and orders else ()

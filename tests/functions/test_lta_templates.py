@@ -105,6 +105,10 @@ def test_ack_templates_render_lta_acknowledgements() -> None:
     assert 'Line 4: "MOVE A1 FFX"' in text and "count as in only once" in text
     assert "<script>" not in html and "&lt;script&gt;" in html
     assert "MOVE A3 UF" in html and "ROLLS" in html
+    forecast = text.split("FORECAST (before the wind)\n", 1)[1].split("\n\n", 1)[0].splitlines()
+    assert forecast[0].startswith("  A3 ") and "ends in" in forecast[0]
+    assert all(len(line) <= 78 for line in forecast) and len(forecast) > 1
+    assert "Forecast <span" in html and ack.forecast[0] in html
 
 
 @pytest.mark.skipif(
@@ -121,9 +125,12 @@ def test_html_mails_do_not_scroll_sideways_on_a_phone() -> None:
         "final": html_of(game()[-1], "P1"),
         "ack": render(
             "lta/ack.html",
-            ack=LtaMail().read_orders(step.state_json, "P1", "GAME g1\nFIRE A1 9 AT B1\nEND\n").ack,
+            ack=LtaMail()
+            .read_orders(step.state_json, "P1", "GAME g1\nFIRE A1 1 AT B1\nFIRE A1 9 AT B1\nEND\n")
+            .ack,
         ),
     }
+    assert "in range and arc now" in mails["ack"]
     dom = run_chromium(
         framed(mails, PHONE), "--window-size=1300,3000", "--virtual-time-budget=3000", "--dump-dom"
     )
