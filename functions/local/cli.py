@@ -142,7 +142,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--game", choices=sorted(GAME_NAMES), default=DEFAULT_GAME, help=f"the game (default {DEFAULT_GAME})"
     )
     played.add_argument(
-        "--scenario", default="", help="the game's scenario (WarpWar: basic, advanced; lta: fleet, convoy)"
+        "--scenario", default="", help="the game's scenario, one of its own (its players' guide lists them)"
     )
     played.add_argument("--port", type=int, default=2525)
     played.add_argument("--tick", type=float, default=5.0, help="seconds between workflow runs")

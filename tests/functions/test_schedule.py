@@ -173,7 +173,8 @@ def test_reminders_fall_between_the_opening_and_processing_and_each_comes_once()
     assert schedule.next_reminder(game) == expected[0]
     assert schedule.next_reminder(game.model_copy(update={"reminded_at": expected[1]})) == expected[2]
     assert schedule.next_reminder(game.model_copy(update={"reminded_at": expected[2]})) is None
-    assert schedule.reminder_times(game.model_copy(update={"awaiting": ("combat:1/P1:2223:1#P1",)})) == []
+    on_a_round = {"awaiting": ("combat:1/P1:2223:1#P1",), "round_deadline": OPENED + timedelta(hours=2)}
+    assert schedule.reminder_times(game.model_copy(update=on_a_round)) == []
 
 
 def test_the_game_is_due_at_its_earliest_time() -> None:
