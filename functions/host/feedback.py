@@ -25,12 +25,11 @@ from typing import Literal
 
 from pydantic import AliasChoices, AwareDatetime, BaseModel, ConfigDict, Field
 
-from engine.games import GAME_NAMES
+from functions.host.notices import game_notice
 from functions.host.ports import TurnStore
 from functions.host.sending import send_once
 from functions.mail.compose import OutgoingMail
 from functions.mail.ses import Mailer
-from functions.render.notice import render_notice
 from functions.resources import Settings
 from functions.store.records import GameRecord, MailLogEntry, PlayerRecord
 
@@ -241,16 +240,7 @@ def gm_mail(
         TO_DO,
     ]
     block = COMMANDS.format(game_id=game.game_id, player_id=first, address=address)
-    text, html = render_notice(title, paragraphs, block)
-    return OutgoingMail(
-        to=to,
-        subject=title,
-        text=text,
-        html=html,
-        game_id=game.game_id,
-        game_name=GAME_NAMES[game.game],
-        kind="notice",
-    )
+    return game_notice(game, to, title, paragraphs, block)
 
 
 BOUNCED = (

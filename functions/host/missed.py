@@ -8,15 +8,14 @@ from __future__ import annotations
 from datetime import datetime
 from functools import partial
 
-from engine.games import GAME_NAMES
 from functions.host.claimed import TURN_LEASE
 from functions.host.hosts import HOSTS
+from functions.host.notices import game_notice
 from functions.host.ports import TurnStore
 from functions.host.seats import SeatError, seat_player
 from functions.host.sending import send_once
 from functions.mail.compose import OutgoingMail
 from functions.mail.ses import Mailer
-from functions.render.notice import render_notice
 from functions.resources import Settings
 from functions.store.records import (
     GameRecord,
@@ -172,16 +171,7 @@ def alert_mail(game: GameRecord, player: PlayerRecord, to: str, done: str, _: da
         ALERT_COMMANDS,
     ]
     block = COMMANDS.format(game_id=game.game_id, player_id=player.player_id)
-    text, html = render_notice(title, paragraphs, block)
-    return OutgoingMail(
-        to=to,
-        subject=title,
-        text=text,
-        html=html,
-        game_id=game.game_id,
-        game_name=GAME_NAMES[game.game],
-        kind="notice",
-    )
+    return game_notice(game, to, title, paragraphs, block)
 
 
 def player_mail(game: GameRecord, player: PlayerRecord, seat_gone: bool, _: datetime) -> OutgoingMail:
@@ -206,17 +196,7 @@ def player_mail(game: GameRecord, player: PlayerRecord, seat_gone: bool, _: date
         ),
         fate,
     ]
-    text, html = render_notice(title, paragraphs)
-    return OutgoingMail(
-        to=player.address,
-        subject=title,
-        text=text,
-        html=html,
-        game_id=game.game_id,
-        game_name=GAME_NAMES[game.game],
-        player_id=player.player_id,
-        kind="notice",
-    )
+    return game_notice(game, player.address, title, paragraphs, player_id=player.player_id)
 
 
 PLAYER_MISSED = (

@@ -6,12 +6,11 @@ from __future__ import annotations
 from datetime import datetime
 from functools import partial
 
-from engine.games import GAME_NAMES
+from functions.host.notices import game_notice
 from functions.host.ports import TurnStore
 from functions.host.sending import send_once
 from functions.mail.compose import OutgoingMail
 from functions.mail.ses import Mailer
-from functions.render.notice import render_notice
 from functions.resources import Settings
 from functions.store.records import GameRecord
 
@@ -44,13 +43,4 @@ def parked_mail(game: GameRecord, to: str, _: datetime) -> OutgoingMail:
         PARKED.format(game_id=game.game_id, title=game.title, reason=game.parked or "unknown"),
         PARKED_WHAT,
     ]
-    text, html = render_notice(title, paragraphs, RELEASE.format(game_id=game.game_id))
-    return OutgoingMail(
-        to=to,
-        subject=title,
-        text=text,
-        html=html,
-        game_id=game.game_id,
-        game_name=GAME_NAMES[game.game],
-        kind="notice",
-    )
+    return game_notice(game, to, title, paragraphs, RELEASE.format(game_id=game.game_id))

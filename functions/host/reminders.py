@@ -6,16 +6,15 @@ from __future__ import annotations
 from datetime import datetime
 from functools import partial
 
-from engine.games import GAME_NAMES
 from functions import schedule
 from functions.host.deadlines import deadline_attachments, deadline_text
 from functions.host.due import latest_of
 from functions.host.hosts import HOSTS
+from functions.host.notices import game_notice
 from functions.host.ports import TurnStore
 from functions.host.sending import send_once
 from functions.mail.compose import OutgoingMail
 from functions.mail.ses import Mailer
-from functions.render.notice import render_notice
 from functions.resources import Settings
 from functions.store.keys import iso
 from functions.store.records import (
@@ -97,18 +96,8 @@ def reminder_mail(game: GameRecord, player: PlayerRecord, now: datetime, kept: b
         when,
         REMINDER_SHEET,
     ]
-    text, html = render_notice(title, paragraphs)
-    return OutgoingMail(
-        to=player.address,
-        subject=title,
-        text=text,
-        html=html,
-        attachments=deadline_attachments(game, player),
-        game_id=game.game_id,
-        game_name=GAME_NAMES[game.game],
-        player_id=player.player_id,
-        kind="notice",
-    )
+    attachments = deadline_attachments(game, player)
+    return game_notice(game, player.address, title, paragraphs, None, player.player_id, attachments)
 
 
 REMINDER = "Game {game_id} ({title}) is waiting for your orders for turn {turn}."

@@ -17,12 +17,13 @@ from engine.games import GAME_NAMES, MAIL_GAMES
 from functions.host.deadlines import deadline_attachments, deadline_text
 from functions.host.hosts import HOSTS
 from functions.host.names import name_problem
+from functions.host.notices import game_notice
 from functions.host.results import deadlines_for
 from functions.mail.codes import hash_code, new_code
 from functions.mail.compose import OutgoingMail, compose
 from functions.mail.ses import Mailer
 from functions.render.bulletin import after_body
-from functions.render.notice import WIDTH, render_host, render_notice, wrap
+from functions.render.notice import WIDTH, render_host, wrap
 from functions.render.results import Rendered, render_results
 from functions.resources import Settings
 from functions.store.records import GameRecord, MailLogEntry, PlayerRecord, withheld
@@ -170,11 +171,7 @@ def standby_welcome(game: GameRecord, player: PlayerRecord, code: str) -> Outgoi
         )
     ]
     title = f"You are a standby player of game {game.game_id}"
-    text, html = render_notice(title, paragraphs, f"CODE {code}")
-    return OutgoingMail(
-        to=player.address, subject=title, text=text, html=html,
-        game_id=game.game_id, game_name=GAME_NAMES[game.game], player_id=player.player_id, kind="notice",
-    )  # fmt: skip
+    return game_notice(game, player.address, title, paragraphs, f"CODE {code}", player.player_id)
 
 
 STANDBY_FULL = "game {game_id} has every seat taken"
@@ -198,18 +195,7 @@ def notice_mail(
     """A short mail to ``player`` (pause, resume, rollback, end, a goodbye, the GM's direct
     mail); ``from_gm``: marked as the GM's, with the GM's address to answer to when the game
     has one."""
-    gm_of = game.game_id if from_gm else None
-    text, html = render_notice(title, paragraphs, gm_of=gm_of, gm_address=game.gm_address)
-    return OutgoingMail(
-        to=player.address,
-        subject=title,
-        text=text,
-        html=html,
-        game_id=game.game_id,
-        game_name=GAME_NAMES[game.game],
-        player_id=player.player_id,
-        kind="notice",
-    )
+    return game_notice(game, player.address, title, paragraphs, player_id=player.player_id, from_gm=from_gm)
 
 
 def send(
