@@ -200,7 +200,7 @@ def player_mail(game: GameRecord, player: PlayerRecord, seat_gone: bool, _: date
 
 
 PLAYER_MISSED = (
-    "You sent no orders for {count} player-{turns} in a row in game {game_id} ({title}). Each was "
+    "You sent no orders for {count} {turns} in a row in game {game_id} ({title}). Each was "
     "waived: no orders were used ({held}; {rounds}). The game's limit is {limit} in a row."
 )
 PLAYER_ROBOT = (
@@ -216,7 +216,7 @@ PLAYER_KEPT = (
     "the seat is still yours. Send your orders before the next deadline, or ABSENT if you are away."
 )
 ALERT = (
-    "{name} ({player_id}, {address}) has sent no orders for {count} player-turns in a row in game "
+    "{name} ({player_id}, {address}) has sent no orders for {count} turns in a row in game "
     "{game_id} ({title}); the game's limit is {limit}. Their turns were waived."
 )
 ALERT_COMMANDS = "To give the seat to a standby, or to a robot, from the GM console:"

@@ -64,7 +64,7 @@ def with_missed(rendered: Rendered, notices: Sequence[str | None]) -> Rendered:
 
 
 WAIVED = (
-    "You sent no orders for turn {turn} by its deadline, so your player-turn was waived: no "
+    "You sent no orders for turn {turn} by its deadline, so your turn was waived: no "
     "orders were used ({held}; {rounds}). That is {count} {turns} missed in a row."
 )
 TELL_GM = "At {at} in a row the GM is told."

@@ -108,15 +108,15 @@ REMINDER_KEPT = (
 )
 REMINDER_DUE = (
     "The deadline is {deadline} (your time zone; the attached calendar file has it). Without "
-    "your orders by then your player-turn is waived: {without}."
+    "your orders by then your turn is waived: {without}."
 )
 REMINDER_GRACE = (
     "The deadline is {deadline} (your time zone; the attached calendar file has it). The game "
-    "waits for late orders until {processing}; after that your player-turn is waived: {without}."
+    "waits for late orders until {processing}; after that your turn is waived: {without}."
 )
 REMINDER_LATE = (
     "The deadline, {deadline}, has passed: the game waits for your orders until {processing}. "
-    "After that your player-turn is waived: {without}."
+    "After that your turn is waived: {without}."
 )
 REMINDER_SHEET = (
     "Send REPORT to the game for your latest results and your orders sheet; an order block with "

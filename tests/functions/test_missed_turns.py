@@ -181,7 +181,7 @@ def test_a_missed_turn_is_said_on_top_of_the_players_next_results_once(store: St
     first, second = to_player(mailer.sent)[1:]  # after the opening
     assert plain_text(first).startswith("YOU MISSED A TURN\n")
     assert (
-        "You sent no orders for turn 1 by its deadline, so your player-turn was waived: no orders "
+        "You sent no orders for turn 1 by its deadline, so your turn was waived: no orders "
         "were used (your ships held, nothing was built, income still came; in combat your ships "
         "fight on their STANDING orders). That is 1 turn missed in a row. At 3 in a row the GM is "
         "told."

@@ -93,7 +93,7 @@ def test_a_reminder_says_what_a_turn_without_orders_is_in_the_games_words(
 ) -> None:
     at = DEADLINE + timedelta(hours=1) if late else NOW
     mail = reminder_mail(record(game, schedule=Schedule(grace_hours=grace)), player(playing()), at)
-    assert f"your player-turn is waived: {WORDS[game]['turn']}." in flat(mail.text)
+    assert f"your turn is waived: {WORDS[game]['turn']}." in flat(mail.text)
     games_own(game, mail.text)
 
 
